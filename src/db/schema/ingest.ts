@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, jsonb, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { predictionSchema } from './predictionSchema.js';
+
+const tz = { withTimezone: true, mode: 'date' } as const;
+
+/** One row per job execution, with its accounting. */
+export const ingestRuns = predictionSchema.table(
+  'ingest_runs',
+  {
+    runId: bigint('run_id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    job: text('job').notNull(),
+    startedAt: timestamp('started_at', tz).notNull(),
+    finishedAt: timestamp('finished_at', tz),
+    status: text('status').notNull(),
+    requests: integer('requests').notNull().default(0),
+    /** Requests by endpoint and HTTP status, e.g. {"/events": {"200": 14, "429": 1}}. */
+    requestsByStatus: jsonb('requests_by_status').notNull().default(sql`'{}'::jsonb`),
+    recordsSeen: integer('records_seen').notNull().default(0),
+    recordsWritten: integer('records_written').notNull().default(0),
+    recordsRejected: integer('records_rejected').notNull().default(0),
+    /** Rows inserted per table, e.g. {"pricing_snapshots": 120}. */
+    rowsByTable: jsonb('rows_by_table').notNull().default(sql`'{}'::jsonb`),
+    error: text('error'),
+  },
+  (t) => [
+    check('ingest_runs_status_check', sql`${t.status} in ('running', 'succeeded', 'failed', 'aborted')`),
+    index('ingest_runs_job_started_idx').on(t.job, t.startedAt),
+  ],
+);
+
+/**
+ * Quarantine: upstream records that failed validation, with the reason. A record that keeps
+ * arriving unchanged is one row (received_at first, last_received_at latest), not one per run.
+ */
+export const rejectedRecords = predictionSchema.table(
+  'rejected_records',
+  {
+    rejectionId: bigint('rejection_id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    runId: bigint('run_id', { mode: 'number' }).references(() => ingestRuns.runId),
+    endpoint: text('endpoint').notNull(),
+    entityId: text('entity_id'),
+    reason: text('reason').notNull(),
+    payload: jsonb('payload').notNull(),
+    payloadHash: text('payload_hash').notNull(),
+    receivedAt: timestamp('received_at', tz).notNull(),
+    lastReceivedAt: timestamp('last_received_at', tz).notNull(),
+    lastRunId: bigint('last_run_id', { mode: 'number' }).references(() => ingestRuns.runId),
+  },
+  (t) => [
+    unique('rejected_records_identity_key').on(t.endpoint, t.entityId, t.payloadHash).nullsNotDistinct(),
+    index('rejected_records_received_idx').on(t.receivedAt),
+  ],
+);

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../helpers/testDatabase.js';
+import { runCli } from '../helpers/runCli.js';
+
+describe('cli migrate', () => {
+  it('migrates an empty database, then reports it up to date', async () => {
+    const db = await useTestDatabase({ migrated: false });
+    const first = await runCli(['migrate'], { DATABASE_URL: db.url });
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(first.stdout).toMatch(/^Applied \d+ migration\(s\)/);
+    const second = await runCli(['migrate'], { DATABASE_URL: db.url });
+    expect(second.stdout).toMatch(/^Database is up to date/);
+  });
+
+  it('names a bad configuration value and exits 2 without a stack trace', async () => {
+    const result = await runCli(['migrate'], { PREDICTION_RATE_LIMIT_RPM: 'abc' });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(
+      'prediction-ingest: Invalid configuration: PREDICTION_RATE_LIMIT_RPM must be a positive integer, got "abc"',
+    );
+  });
+
+  it('exits 4 with a one-line message when the database is unreachable', async () => {
+    const result = await runCli(['migrate'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^prediction-ingest: Database unreachable: .*ECONNREFUSED/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('exits 2 on an unknown command', async () => {
+    const result = await runCli(['no-such-command'], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown command 'no-such-command'");
+  });
+});
