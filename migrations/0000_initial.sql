@@ -142,7 +142,6 @@ ALTER TABLE "prediction"."rejected_records" ADD CONSTRAINT "rejected_records_run
 ALTER TABLE "prediction"."rejected_records" ADD CONSTRAINT "rejected_records_last_run_id_ingest_runs_run_id_fk" FOREIGN KEY ("last_run_id") REFERENCES "prediction"."ingest_runs"("run_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "event_state_history_current_idx" ON "prediction"."event_state_history" USING btree ("event_id") WHERE "prediction"."event_state_history"."valid_to" is null;--> statement-breakpoint
 CREATE INDEX "events_provider_category_idx" ON "prediction"."events" USING btree ("provider","category");--> statement-breakpoint
-CREATE INDEX "events_unresolved_idx" ON "prediction"."events" USING btree ("last_seen_at") WHERE "prediction"."events"."winner" is null;--> statement-breakpoint
 CREATE INDEX "ingest_runs_job_started_idx" ON "prediction"."ingest_runs" USING btree ("job","started_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "market_state_history_current_idx" ON "prediction"."market_state_history" USING btree ("market_id") WHERE "prediction"."market_state_history"."valid_to" is null;--> statement-breakpoint
 CREATE INDEX "markets_event_id_idx" ON "prediction"."markets" USING btree ("event_id");--> statement-breakpoint

@@ -36,7 +36,5 @@ export const events = predictionSchema.table(
   },
   (t) => [
     index('events_provider_category_idx').on(t.provider, t.category),
-    // The detail refresh looks for unresolved events that left the listing.
-    index('events_unresolved_idx').on(t.lastSeenAt).where(sql`${t.winner} is null`),
   ],
 );

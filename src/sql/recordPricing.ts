@@ -1,0 +1,60 @@
+import type { Pricing } from '../domain/types.js';
+import type { Queryable } from './queryable.js';
+
+export interface PricingObservation {
+  marketId: string;
+  pricing: Pricing;
+}
+
+export interface ObservationCounts {
+  /** New snapshot rows (the values changed, or the market had none). */
+  inserted: number;
+  /** Snapshots whose values were confirmed: only last_observed_at moved. */
+  confirmed: number;
+}
+
+/**
+ * Change-only price history: inserts a snapshot only where the values differ from the market's
+ * latest one; otherwise moves that snapshot's last_observed_at. Replaying an observation is a no-op.
+ * Market ids must be unique within the batch.
+ */
+export async function recordPricing(
+  sql: Queryable,
+  observations: readonly PricingObservation[],
+  observedAt: Date,
+): Promise<ObservationCounts> {
+  if (observations.length === 0) return { inserted: 0, confirmed: 0 };
+  const pick = (f: keyof Pricing) => observations.map((o) => o.pricing[f]);
+  const [row] = await sql<ObservationCounts[]>`
+    with input as (
+      select market_id, buy_yes::numeric as buy_yes, buy_no::numeric as buy_no, sell_yes::numeric as sell_yes,
+             sell_no::numeric as sell_no, volume::numeric as volume
+      from unnest(${observations.map((o) => o.marketId)}::text[], ${pick('buyYesMicroUsd')}::text[],
+                  ${pick('buyNoMicroUsd')}::text[], ${pick('sellYesMicroUsd')}::text[], ${pick('sellNoMicroUsd')}::text[],
+                  ${pick('volume')}::text[]) as t(market_id, buy_yes, buy_no, sell_yes, sell_no, volume)
+    ),
+    compared as (
+      select i.*, l.observed_at as latest_at, l.last_observed_at as latest_seen_at,
+             l.market_id is not null and (l.buy_yes_micro_usd, l.buy_no_micro_usd, l.sell_yes_micro_usd,
+               l.sell_no_micro_usd, l.volume) is not distinct from (i.buy_yes, i.buy_no, i.sell_yes, i.sell_no, i.volume) as same
+      from input i
+      left join lateral (
+        select * from prediction.pricing_snapshots p where p.market_id = i.market_id order by p.observed_at desc limit 1
+      ) l on true
+    ),
+    inserted as (
+      insert into prediction.pricing_snapshots (market_id, observed_at, last_observed_at, buy_yes_micro_usd,
+        buy_no_micro_usd, sell_yes_micro_usd, sell_no_micro_usd, volume)
+      select market_id, ${observedAt}::timestamptz, ${observedAt}::timestamptz, buy_yes, buy_no, sell_yes, sell_no, volume
+      from compared where not same and (latest_at is null or latest_at < ${observedAt}::timestamptz)
+      returning 1
+    ),
+    confirmed as (
+      update prediction.pricing_snapshots p set last_observed_at = ${observedAt}::timestamptz
+      from compared c
+      where c.same and p.market_id = c.market_id and p.observed_at = c.latest_at and p.last_observed_at < ${observedAt}::timestamptz
+      returning 1
+    )
+    select (select count(*) from inserted)::int as inserted, (select count(*) from confirmed)::int as confirmed`;
+  return row ?? { inserted: 0, confirmed: 0 };
+}

@@ -1,0 +1,64 @@
+import type { Checked, Event, Rejection } from '../domain/types.js';
+import type { Sql } from '../db/connect.js';
+import { acquireWriteLock } from '../sql/acquireWriteLock.js';
+import { quarantineRecords, type QuarantinedRecord } from '../sql/quarantineRecords.js';
+import { EVENT_STATE, MARKET_STATE, recordStateHistory } from '../sql/recordStateHistory.js';
+import { recordPricing } from '../sql/recordPricing.js';
+import { upsertEvents } from '../sql/upsertEvents.js';
+import { upsertMarkets, type MarketRow } from '../sql/upsertMarkets.js';
+import { lastByKey, type WriteCounts } from './writeCounts.js';
+
+export interface EventsWrite {
+  runId: number | null;
+  /** Route template the events came from, for the quarantine, e.g. "/events". */
+  endpoint: string;
+  events: readonly Checked<Event>[];
+  observedAt: Date;
+}
+
+/**
+ * Writes a page of events, with their embedded markets and prices, in one transaction: the page
+ * and everything derived from it commit together or not at all. Invalid records (events, or single
+ * markets inside a valid event) are quarantined while their valid neighbours are stored.
+ */
+export async function writeEvents(sql: Sql, page: EventsWrite): Promise<WriteCounts> {
+  const valid = lastByKey(
+    page.events.flatMap((c) => (c.ok ? [c.value] : [])),
+    (e) => e.eventId,
+  );
+  const rejected: QuarantinedRecord[] = [
+    ...page.events.flatMap((c) => (c.ok ? [] : [{ ...c.rejection, endpoint: page.endpoint }])),
+    ...valid.flatMap((e) => e.rejectedMarkets.map((r: Rejection) => ({ ...r, endpoint: `${page.endpoint}#markets` }))),
+  ];
+  const markets: MarketRow[] = lastByKey(
+    valid.flatMap((e) => (e.markets ?? []).map((m) => ({ ...m, eventId: e.eventId, provider: e.provider ?? 'unknown' }))),
+    (m) => m.marketId,
+  );
+  const at = page.observedAt;
+
+  return sql.begin(async (tx) => {
+    await acquireWriteLock(tx);
+    const ev = await upsertEvents(tx, valid, at);
+    const eventStates = await recordStateHistory(tx, EVENT_STATE, valid.map((e) => e.eventId), valid.map((e) => [e.isActive, e.isLive, e.winner]), at);
+    const mk = await upsertMarkets(tx, markets, at);
+    const marketStates = await recordStateHistory(
+      tx, MARKET_STATE, markets.map((m) => m.marketId), markets.map((m) => [m.status, m.result, m.settlementTimeSec]), at,
+    );
+    const withPricing = markets.flatMap((m) => (m.pricing ? [{ marketId: m.marketId, pricing: m.pricing }] : []));
+    const pricing = await recordPricing(tx, withPricing, at);
+    const quarantined = await quarantineRecords(tx, page.runId, rejected, at);
+    return {
+      recordsSeen: page.events.length + valid.reduce((n, e) => n + (e.markets?.length ?? 0) + e.rejectedMarkets.length, 0),
+      recordsWritten: ev.inserted + ev.updated + mk.inserted + mk.updated,
+      recordsRejected: rejected.length,
+      rowsByTable: {
+        events: ev.inserted,
+        markets: mk.inserted,
+        event_state_history: eventStates,
+        market_state_history: marketStates,
+        pricing_snapshots: pricing.inserted,
+        rejected_records: quarantined,
+      },
+    };
+  }) as Promise<WriteCounts>;
+}

@@ -1,0 +1,39 @@
+import type { Checked, Market } from '../domain/types.js';
+import type { Sql } from '../db/connect.js';
+import { acquireWriteLock } from '../sql/acquireWriteLock.js';
+import { quarantineRecords } from '../sql/quarantineRecords.js';
+import { MARKET_STATE, recordStateHistory } from '../sql/recordStateHistory.js';
+import { recordPricing } from '../sql/recordPricing.js';
+import { upsertMarkets, type MarketRow } from '../sql/upsertMarkets.js';
+import { lastByKey, type WriteCounts } from './writeCounts.js';
+
+export interface MarketsWrite {
+  runId: number | null;
+  endpoint: string;
+  /** Each market with the event and provider it belongs to (the wire market carries neither). */
+  markets: readonly { checked: Checked<Market>; eventId: string; provider: string }[];
+  observedAt: Date;
+}
+
+/** Writes a batch of markets fetched on their own (detail refresh or an event's market list) in one transaction. */
+export async function writeMarkets(sql: Sql, batch: MarketsWrite): Promise<WriteCounts> {
+  const rows: MarketRow[] = lastByKey(
+    batch.markets.flatMap((m) => (m.checked.ok ? [{ ...m.checked.value, eventId: m.eventId, provider: m.provider }] : [])),
+    (m) => m.marketId,
+  );
+  const rejected = batch.markets.flatMap((m) => (m.checked.ok ? [] : [{ ...m.checked.rejection, endpoint: batch.endpoint }]));
+  const at = batch.observedAt;
+  return sql.begin(async (tx) => {
+    await acquireWriteLock(tx);
+    const mk = await upsertMarkets(tx, rows, at);
+    const states = await recordStateHistory(tx, MARKET_STATE, rows.map((m) => m.marketId), rows.map((m) => [m.status, m.result, m.settlementTimeSec]), at);
+    const pricing = await recordPricing(tx, rows.flatMap((m) => (m.pricing ? [{ marketId: m.marketId, pricing: m.pricing }] : [])), at);
+    const quarantined = await quarantineRecords(tx, batch.runId, rejected, at);
+    return {
+      recordsSeen: batch.markets.length,
+      recordsWritten: mk.inserted + mk.updated,
+      recordsRejected: rejected.length,
+      rowsByTable: { markets: mk.inserted, market_state_history: states, pricing_snapshots: pricing.inserted, rejected_records: quarantined },
+    };
+  }) as Promise<WriteCounts>;
+}

@@ -1,0 +1,63 @@
+import type { Event, Market, OrderBook } from '../../src/domain/types.js';
+
+/** A valid normalized market; override what the test is about. */
+export function market(marketId: string, overrides: Partial<Market> = {}): Market {
+  return {
+    marketId,
+    eventId: null,
+    status: 'open',
+    result: null,
+    openTimeSec: 1_767_225_600,
+    closeTimeSec: 1_767_312_000,
+    settlementTimeSec: null,
+    title: `Market ${marketId}`,
+    subtitle: null,
+    description: 'desc',
+    rulesPrimary: 'rules',
+    rulesSecondary: null,
+    isTradable: true,
+    pricing: { buyYesMicroUsd: '650000', buyNoMicroUsd: '360000', sellYesMicroUsd: '640000', sellNoMicroUsd: '350000', volume: '1234' },
+    drift: [],
+    raw: { marketId, status: 'open' },
+    ...overrides,
+  };
+}
+
+/** A valid normalized event with the given markets. */
+export function event(eventId: string, markets: Market[] = [], overrides: Partial<Event> = {}): Event {
+  return {
+    eventId,
+    provider: 'polymarket',
+    series: 'S1',
+    category: 'crypto',
+    subcategory: 'btc',
+    title: `Event ${eventId}`,
+    subtitle: null,
+    imageUrl: null,
+    closeCondition: 'cc',
+    rulesPdf: 'rules.pdf',
+    multipleWinners: false,
+    isActive: true,
+    isLive: false,
+    isTrending: false,
+    isRecommended: false,
+    winner: null,
+    beginAtSec: 1_767_225_600,
+    tvlUsd: '1000.50',
+    volumeUsd: '123456.789',
+    markets: markets.map((m) => ({ ...m, eventId })),
+    rejectedMarkets: [],
+    drift: [],
+    raw: { eventId },
+    ...overrides,
+  };
+}
+
+export function book(marketId: string, yes: [string, string][], no: [string, string][], isNull = false): OrderBook {
+  const levels = (l: [string, string][]) => l.map(([priceCents, size]) => ({ priceCents, size }));
+  return { marketId, isNull, yes: levels(yes), no: levels(no), drift: [], raw: isNull ? null : { yes, no } };
+}
+
+export const ok = <T>(value: T) => ({ ok: true as const, value });
+export const bad = (entityId: string | null, reason: string, payload: unknown) =>
+  ({ ok: false as const, rejection: { entityId, reason, payload } });
