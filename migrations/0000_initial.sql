@@ -85,6 +85,7 @@ CREATE TABLE "prediction"."markets" (
 	"first_seen_at" timestamp with time zone NOT NULL,
 	"last_seen_at" timestamp with time zone NOT NULL,
 	"changed_at" timestamp with time zone NOT NULL,
+	"detail_fetched_at" timestamp with time zone,
 	CONSTRAINT "markets_status_check" CHECK ("prediction"."markets"."status" in ('open', 'closed')),
 	CONSTRAINT "markets_result_check" CHECK ("prediction"."markets"."result" is null or "prediction"."markets"."result" in ('yes', 'no'))
 );

@@ -8,6 +8,12 @@ export interface UpsertColumn {
   /** SQL turning the bound value `{}` into the column's type, e.g. "to_timestamp({})"; default "{}". */
   convert?: string;
   values: readonly unknown[];
+  /**
+   * Keep the stored value where the new one is null. For fields a lean record may omit (a listing's
+   * market without `metadata`) that a fuller record (its detail) supplied: without it the two
+   * sources would overwrite each other every cycle.
+   */
+  keepStoredWhenNull?: boolean;
 }
 
 export interface UpsertCounts {
@@ -49,10 +55,14 @@ export async function changeOnlyUpsert(
     typed as (
       select ${all.map((c, i) => `${(c.convert ?? '{}').replaceAll('{}', c.column + bound[i]!.cast)} as ${c.column}`).join(', ')} from input
     ),
-    compared as (
-      select t.*, s.${key.column} is null as is_new, s.last_seen_at as stored_seen_at,
-             (s.${key.column} is not null and (${list('s.', content)}) is not distinct from (${list('t.', content)})) as same
+    merged as (
+      select t.${key.column}, ${columns.map((c) => (c.keepStoredWhenNull ? `coalesce(t.${c.column}, s.${c.column}) as ${c.column}` : `t.${c.column}`)).join(', ')},
+             s.${key.column} is null as is_new, s.last_seen_at as stored_seen_at
       from typed t left join ${table} s using (${key.column})
+    ),
+    compared as (
+      select m.*, (not m.is_new and (${list('s.', content)}) is not distinct from (${list('m.', content)})) as same
+      from merged m left join ${table} s using (${key.column})
     ),
     written as (
       insert into ${table} as s (${names.join(', ')}, first_seen_at, last_seen_at, changed_at)

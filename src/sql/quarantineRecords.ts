@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Rejection } from '../domain/types.js';
 import { jsonText, type Queryable } from './queryable.js';
 
+/** Largest payload kept whole; a bigger one (say a million-level book) keeps its head only. */
+export const MAX_PAYLOAD_CHARS = 256 * 1024;
+
 export interface QuarantinedRecord extends Rejection {
   /** Route template of the endpoint that returned the record, e.g. "/events". */
   endpoint: string;
@@ -21,7 +24,7 @@ export async function quarantineRecords(
   if (records.length === 0) return 0;
   // The same record twice in one batch would make ON CONFLICT touch a row twice.
   const unique = new Map(records.map((r) => {
-    const payload = jsonText(r.payload);
+    const payload = storablePayload(r.payload);
     const hash = createHash('sha256').update(payload).digest('base64url');
     return [`${r.endpoint}\u0001${r.entityId ?? ''}\u0001${hash}`, { ...r, payload, hash }];
   }));
@@ -38,4 +41,32 @@ export async function quarantineRecords(
       where r.last_received_at < excluded.last_received_at
     returning (xmax = 0) as inserted`;
   return result.filter((r) => r.inserted).length;
+}
+
+/**
+ * The payload as jsonb-safe JSON text. A rejected record may be exactly what jsonb refuses (a NUL,
+ * an unpaired surrogate) or absurdly large: such content is kept readable rather than lost or
+ * allowed to fail the page's transaction. NUL becomes the visible text "\\u0000"; an unpaired
+ * surrogate becomes U+FFFD.
+ */
+export function storablePayload(payload: unknown): string {
+  const text = jsonText(jsonbSafe(payload, 0));
+  if (text.length <= MAX_PAYLOAD_CHARS) return text;
+  return JSON.stringify({ truncated: true, chars: text.length, head: text.slice(0, MAX_PAYLOAD_CHARS / 4) });
+}
+
+const MAX_DEPTH = 64;
+
+function jsonbSafe(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return safeText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > MAX_DEPTH) return '[nested too deep]';
+  if (Array.isArray(value)) return value.map((v) => jsonbSafe(v, depth + 1));
+  // Built with defineProperty semantics (fromEntries), so a "__proto__" key stays a plain key.
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [safeText(k), jsonbSafe(v, depth + 1)]));
+}
+
+function safeText(s: string): string {
+  const wellFormed = s.isWellFormed() ? s : s.toWellFormed();
+  return wellFormed.includes('\0') ? wellFormed.replaceAll('\0', '\\u0000') : wellFormed;
 }

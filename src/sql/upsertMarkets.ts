@@ -9,7 +9,9 @@ export interface MarketRow extends Market {
 }
 
 /**
- * Change-only upsert of markets into prediction.markets (see changeOnlyUpsert). The stored `raw`
+ * Change-only upsert of markets into prediction.markets (see changeOnlyUpsert). Metadata fields
+ * keep their stored value when a record omits them (listings may embed markets without metadata,
+ * the market's detail has it). The stored `raw`
  * leaves out `pricing`: prices have their own history in pricing_snapshots, and keeping them here
  * would rewrite the market row on every price tick.
  */
@@ -25,12 +27,12 @@ export function upsertMarkets(sql: Queryable, markets: readonly MarketRow[], obs
     [
       text('event_id', (m) => m.eventId),
       text('provider', (m) => m.provider),
-      text('title', (m) => m.title),
-      text('subtitle', (m) => m.subtitle),
-      text('description', (m) => m.description),
-      text('rules_primary', (m) => m.rulesPrimary),
-      text('rules_secondary', (m) => m.rulesSecondary),
-      { column: 'is_tradable', bindAs: 'boolean', values: markets.map((m) => m.isTradable) },
+      { ...text('title', (m) => m.title), keepStoredWhenNull: true },
+      { ...text('subtitle', (m) => m.subtitle), keepStoredWhenNull: true },
+      { ...text('description', (m) => m.description), keepStoredWhenNull: true },
+      { ...text('rules_primary', (m) => m.rulesPrimary), keepStoredWhenNull: true },
+      { ...text('rules_secondary', (m) => m.rulesSecondary), keepStoredWhenNull: true },
+      { column: 'is_tradable', bindAs: 'boolean', values: markets.map((m) => m.isTradable), keepStoredWhenNull: true },
       text('status', (m) => m.status),
       text('result', (m) => m.result),
       time('open_time', (m) => m.openTimeSec),

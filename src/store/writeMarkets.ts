@@ -1,6 +1,7 @@
 import type { Checked, Market } from '../domain/types.js';
 import type { Sql } from '../db/connect.js';
 import { acquireWriteLock } from '../sql/acquireWriteLock.js';
+import { markDetailFetched } from '../sql/markDetailFetched.js';
 import { quarantineRecords } from '../sql/quarantineRecords.js';
 import { MARKET_STATE, recordStateHistory } from '../sql/recordStateHistory.js';
 import { recordPricing } from '../sql/recordPricing.js';
@@ -9,6 +10,7 @@ import { lastByKey, type WriteCounts } from './writeCounts.js';
 
 export interface MarketsWrite {
   runId: number | null;
+  /** Route template: "/markets/{marketId}" (a market's own detail) or "/events/{eventId}/markets". */
   endpoint: string;
   /** Each market with the event and provider it belongs to (the wire market carries neither). */
   markets: readonly { checked: Checked<Market>; eventId: string; provider: string }[];
@@ -29,6 +31,7 @@ export async function writeMarkets(sql: Sql, batch: MarketsWrite): Promise<Write
     const states = await recordStateHistory(tx, MARKET_STATE, rows.map((m) => m.marketId), rows.map((m) => [m.status, m.result, m.settlementTimeSec]), at);
     const pricing = await recordPricing(tx, rows.flatMap((m) => (m.pricing ? [{ marketId: m.marketId, pricing: m.pricing }] : [])), at);
     const quarantined = await quarantineRecords(tx, batch.runId, rejected, at);
+    if (batch.endpoint === '/markets/{marketId}') await markDetailFetched(tx, rows.map((m) => m.marketId), at);
     return {
       recordsSeen: batch.markets.length,
       recordsWritten: mk.inserted + mk.updated,

@@ -112,3 +112,23 @@ describe('writeEvents', () => {
     expect(row!.title).toBe('tab\there \\ back');
   });
 });
+
+describe('quarantine of hostile payloads', () => {
+  it('stores a rejected record that jsonb itself would refuse, readable, without failing the page', async () => {
+    const hostile = JSON.parse('{"eventId":"E7","title":"a\\u0000b","\\u0000k":"\\ud800","__proto__":{"polluted":true}}');
+    const huge = { eventId: 'E8', levels: Array.from({ length: 100_000 }, (_, i) => [i, i]) };
+    const written = await writeEvents(db.sql, {
+      runId: null,
+      endpoint: '/events',
+      events: [ok(event('E1')), bad('E7', 'title: contains a NUL character', hostile), bad('E8', 'too large', huge)],
+      observedAt: t(0),
+    });
+    expect(written.recordsRejected).toBe(2);
+    const rows = await db.sql`select entity_id, payload from prediction.rejected_records where entity_id in ('E7', 'E8') order by entity_id`;
+    expect(rows[0]!.payload).toEqual({ eventId: 'E7', title: 'a\\u0000b', '\\u0000k': '\uFFFD', ['__proto__']: { polluted: true } });
+    expect(rows[1]!.payload).toMatchObject({ truncated: true });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const [e1] = await db.sql`select count(*)::int as n from prediction.events where event_id = 'E1'`;
+    expect(e1!.n).toBe(1);
+  });
+});

@@ -1,0 +1,116 @@
+import type { z } from 'zod';
+import type { Checked, Event, Market, OrderBook, Pagination, Rejection } from '../domain/types.js';
+import { normalizeEvent } from '../normalize/event.js';
+import { normalizeMarket } from '../normalize/market.js';
+import { normalizeOrderBook } from '../normalize/orderBook.js';
+import { normalizePagination } from '../normalize/pagination.js';
+import { checkRecord } from './schemas/checkRecord.js';
+import { dataEnvelopeSchema, listEnvelopeSchema } from './schemas/envelopes.js';
+import { eventSchema } from './schemas/event.js';
+import { formatIssues, readableErrorMap } from './schemas/issues.js';
+import { LIMITS } from './schemas/limits.js';
+import { marketSchema } from './schemas/market.js';
+import { orderBookSchema } from './schemas/orderBook.js';
+
+/**
+ * Entry points for the HTTP client: one call per response. Validation is per record: a bad record
+ * becomes a Rejection while its siblings are kept. Only an unusable envelope throws.
+ */
+
+/** The envelope itself is unusable (not an object, `data` not an array, pagination missing...). */
+export class ResponseShapeError extends Error {
+  override name = 'ResponseShapeError';
+}
+
+export function parseEventList(body: unknown, ctx: { provider: string }): { events: Checked<Event>[]; pagination: Pagination } {
+  const envelope = parseEnvelope(listEnvelopeSchema, body, 'event list');
+  return {
+    events: envelope.data.map((record) => checkEvent(record, ctx.provider)),
+    pagination: normalizePagination(envelope.pagination),
+  };
+}
+
+/** GET /events/search and GET /events/suggested/{pubkey}: `{ data: Event[] }`. */
+export function parseEventArray(body: unknown, ctx: { provider: string | null }): { events: Checked<Event>[] } {
+  const envelope = parseEnvelope(dataEnvelopeSchema, body, 'event array');
+  return { events: envelope.data.map((record) => checkEvent(record, ctx.provider)) };
+}
+
+/** GET /events/{id}: the body is the record, so any failure is a rejection, never a throw. */
+export function parseEvent(body: unknown, ctx: { provider: string | null }): Checked<Event> {
+  return checkEvent(body, ctx.provider);
+}
+
+export function parseMarketList(body: unknown, ctx: { eventId: string }): { markets: Checked<Market>[]; pagination: Pagination } {
+  const envelope = parseEnvelope(listEnvelopeSchema, body, 'market list');
+  return {
+    markets: envelope.data.map((record) => checkMarket(record, ctx.eventId, '')),
+    pagination: normalizePagination(envelope.pagination),
+  };
+}
+
+/** GET /markets/{id}: the body is the record, so any failure is a rejection, never a throw. */
+export function parseMarket(body: unknown, ctx: { eventId: string | null }): Checked<Market> {
+  return checkMarket(body, ctx.eventId, '');
+}
+
+/** GET /orderbook/{id}: a null body is a valid answer (isNull, empty sides). Never throws. */
+export function parseOrderBook(body: unknown, ctx: { marketId: string }): Checked<OrderBook> {
+  const checked = checkRecord(orderBookSchema, body);
+  if (!checked.ok) return reject(ctx.marketId, checked.reason, body);
+  return { ok: true, value: normalizeOrderBook(checked.data, { marketId: ctx.marketId, raw: body }) };
+}
+
+function parseEnvelope<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
+  // Records are scanned one by one later: a hostile record must not sink the whole page.
+  const result = schema.safeParse(body, { error: readableErrorMap });
+  if (!result.success) throw new ResponseShapeError(`unusable ${what} response: ${formatIssues(result.error.issues)}`);
+  return result.data;
+}
+
+function checkEvent(payload: unknown, provider: string | null): Checked<Event> {
+  // The event's raw excludes its markets (each market keeps its own raw and is scanned on its own).
+  const raw = isRecord(payload) ? withoutMarkets(payload) : payload;
+  const checked = checkRecord(eventSchema, payload, { scan: raw });
+  if (!checked.ok) return reject(readId(payload, 'eventId'), checked.reason, payload);
+  const wire = checked.data;
+
+  let markets: Market[] | null = null;
+  const rejectedMarkets: Rejection[] = [];
+  if (wire.markets !== null && wire.markets !== undefined) {
+    markets = [];
+    for (let i = 0; i < wire.markets.length; i++) {
+      const market = checkMarket(wire.markets[i], wire.eventId, `markets[${i}]`);
+      if (market.ok) markets.push(market.value);
+      else rejectedMarkets.push(market.rejection);
+    }
+  }
+  return { ok: true, value: normalizeEvent(wire, { provider, raw, markets, rejectedMarkets }) };
+}
+
+function checkMarket(payload: unknown, eventId: string | null, prefix: string): Checked<Market> {
+  const checked = checkRecord(marketSchema, payload, { prefix });
+  if (!checked.ok) return reject(readId(payload, 'marketId'), checked.reason, payload);
+  return { ok: true, value: normalizeMarket(checked.data, { eventId, raw: payload }) };
+}
+
+function reject(entityId: string | null, reason: string, payload: unknown): { ok: false; rejection: Rejection } {
+  return { ok: false, rejection: { entityId, reason, payload } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Object rest copies `__proto__` as a plain own key (CreateDataProperty), never as a prototype. */
+function withoutMarkets(payload: Record<string, unknown>): Record<string, unknown> {
+  const { markets: _markets, ...rest } = payload;
+  return rest;
+}
+
+/** Best effort: the id goes into a text column of the quarantine, so it must itself be storable. */
+function readId(payload: unknown, key: 'eventId' | 'marketId'): string | null {
+  if (!isRecord(payload) || !Object.hasOwn(payload, key)) return null;
+  const id = payload[key];
+  return typeof id === 'string' && id.length > 0 && id.length <= LIMITS.idChars && !id.includes('\u0000') ? id : null;
+}

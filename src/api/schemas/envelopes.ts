@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { LIMITS } from './limits.js';
+import { paginationSchema } from './pagination.js';
+
+/** Records stay `unknown` here: each is validated on its own so that one bad record spares its siblings. */
+const records = z.array(z.unknown()).max(LIMITS.recordsPerPage);
+
+/** GET /events and GET /events/{id}/markets: both keys required (spec 4.1, 4.5). */
+export const listEnvelopeSchema = z.object({ data: records, pagination: paginationSchema });
+
+/** GET /events/search and GET /events/suggested/{pubkey}: `data` only. */
+export const dataEnvelopeSchema = z.object({ data: records });
+
+export type ListEnvelope = z.output<typeof listEnvelopeSchema>;
+export type DataEnvelope = z.output<typeof dataEnvelopeSchema>;

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+
+/** Spec 2.6. All four keys required: without them paging cannot continue safely. */
+export const paginationSchema = z.object({
+  start: z.int().min(0),
+  end: z.int().min(0),
+  total: z.int().min(0),
+  hasNext: z.boolean(),
+});
+
+export type PaginationWire = z.output<typeof paginationSchema>;

@@ -1,0 +1,47 @@
+import type { Decimal } from '../domain/types.js';
+
+/**
+ * Canonical decimal text: optional "-", no leading zeros, no trailing fractional zeros, no exponent,
+ * no thousands separators ("0,650,000.50" -> "650000.5"). Pure string work: exact for any length.
+ * The input must already be validated decimal notation (commas allowed).
+ */
+export function decimalFromString(text: string): Decimal {
+  const negative = text.startsWith('-');
+  const digits = (negative ? text.slice(1) : text).replaceAll(',', '');
+  const point = digits.indexOf('.');
+  const intPart = (point === -1 ? digits : digits.slice(0, point)).replace(/^0+/, '') || '0';
+  const fracPart = point === -1 ? '' : digits.slice(point + 1).replace(/0+$/, '');
+  const magnitude = fracPart === '' ? intPart : `${intPart}.${fracPart}`;
+  return negative && magnitude !== '0' ? `-${magnitude}` : magnitude;
+}
+
+/**
+ * The shortest decimal that round-trips to the same double (what the sender wrote in the JSON),
+ * with any exponent expanded: 1e-7 -> "0.0000001", 1.5e21 -> "1500000000000000000000".
+ */
+export function decimalFromNumber(value: number): Decimal {
+  if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
+  // Without an exponent, String() is already canonical (no leading or trailing zeros, "-0" -> "0").
+  const text = String(value);
+  const e = text.indexOf('e');
+  if (e === -1) return text;
+  const negative = text.startsWith('-');
+  const mantissa = text.slice(negative ? 1 : 0, e);
+  const exponent = Number(text.slice(e + 1));
+  const point = mantissa.indexOf('.');
+  const digits = mantissa.replace('.', '');
+  // Position of the decimal point within `digits` once the exponent is applied.
+  const shifted = (point === -1 ? mantissa.length : point) + exponent;
+  const expanded =
+    shifted <= 0
+      ? `0.${'0'.repeat(-shifted)}${digits}`
+      : shifted >= digits.length
+        ? digits + '0'.repeat(shifted - digits.length)
+        : `${digits.slice(0, shifted)}.${digits.slice(shifted)}`;
+  return decimalFromString(negative ? `-${expanded}` : expanded);
+}
+
+/** A validated wire amount (JSON number or decimal string) as canonical decimal text. */
+export function toDecimal(value: number | string): Decimal {
+  return typeof value === 'number' ? decimalFromNumber(value) : decimalFromString(value);
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { ResponseShapeError, parseEventArray, parseEventList, parseMarketList } from '../../../src/api/parse.js';
+import { specEvent, specMarket, specPagination, without } from './fixtures.js';
+
+describe('parseEventList', () => {
+  it('keeps the good siblings of a bad event, in order, and returns the pagination', () => {
+    const bad = specEvent({ eventId: 'POLY-BAD', category: 'weather' });
+    const result = parseEventList({ data: [specEvent(), bad, specEvent({ eventId: 'POLY-3' })], pagination: specPagination() }, { provider: 'kalshi' });
+    expect(result.pagination).toEqual({ start: 0, end: 20, total: 57, hasNext: true });
+    expect(result.events.map((e) => (e.ok ? e.value.eventId : `rejected ${e.rejection.entityId}`))).toEqual([
+      'POLY-30615',
+      'rejected POLY-BAD',
+      'POLY-3',
+    ]);
+    expect(result.events[0]?.ok && result.events[0].value.provider).toBe('kalshi');
+    expect(result.events[1]?.ok === false && result.events[1].rejection.reason).toBe(
+      'category: expected one of all|crypto|sports|politics|esports|culture|economics|tech, got "weather"',
+    );
+  });
+
+  it('an empty page is fine', () => {
+    expect(parseEventList({ data: [], pagination: specPagination({ end: 0, total: 0, hasNext: false }) }, { provider: 'polymarket' })).toEqual({
+      events: [],
+      pagination: { start: 0, end: 0, total: 0, hasNext: false },
+    });
+  });
+
+  it('extra envelope and pagination keys are ignored', () => {
+    const result = parseEventList({ data: [], pagination: { ...specPagination(), pageSize: 20 }, meta: {} }, { provider: 'polymarket' });
+    expect(result.pagination).toEqual({ start: 0, end: 20, total: 57, hasNext: true });
+  });
+
+  const unusable: [string, unknown, string][] = [
+    ['null body', null, 'unusable event list response: expected an object, got null'],
+    ['array body', [specEvent()], 'unusable event list response: expected an object, got an array of 1 item'],
+    ['data missing', { pagination: specPagination() }, 'unusable event list response: data: required'],
+    ['data not an array', { data: {}, pagination: specPagination() }, 'unusable event list response: data: expected an array, got an object'],
+    ['pagination missing', { data: [] }, 'unusable event list response: pagination: required'],
+    ['pagination field missing', { data: [], pagination: without(specPagination(), 'hasNext') }, 'unusable event list response: pagination.hasNext: required'],
+    ['pagination negative', { data: [], pagination: specPagination({ start: -1 }) }, 'unusable event list response: pagination.start: must be >= 0, got -1'],
+    ['pagination as string', { data: [], pagination: specPagination({ end: '20' }) }, 'unusable event list response: pagination.end: expected number, got "20"'],
+    ['pagination fractional', { data: [], pagination: specPagination({ total: 1.5 }) }, 'unusable event list response: pagination.total: expected an integer, got 1.5'],
+  ];
+  it.each(unusable)('throws ResponseShapeError for %s', (_name, body, message) => {
+    expect(() => parseEventList(body, { provider: 'polymarket' })).toThrow(ResponseShapeError);
+    expect(() => parseEventList(body, { provider: 'polymarket' })).toThrow(message);
+  });
+});
+
+describe('parseEventArray (search, suggested)', () => {
+  it('parses { data } without pagination, provider from context', () => {
+    const result = parseEventArray({ data: [specEvent(), { eventId: 'X' }] }, { provider: null });
+    expect(result.events[0]?.ok && result.events[0].value.provider).toBeNull();
+    expect(result.events[1]?.ok).toBe(false);
+    expect(result.events[1]?.ok === false && result.events[1].rejection.entityId).toBe('X');
+  });
+
+  it('a wire provider beats the null context', () => {
+    const result = parseEventArray({ data: [specEvent({ provider: 'kalshi' })] }, { provider: null });
+    expect(result.events[0]?.ok && result.events[0].value.provider).toBe('kalshi');
+  });
+
+  it('throws on a missing data array', () => {
+    expect(() => parseEventArray({ events: [] }, { provider: null })).toThrow('unusable event array response: data: required');
+  });
+});
+
+describe('parseMarketList', () => {
+  it('keeps siblings, sets eventId from context, returns pagination', () => {
+    const result = parseMarketList(
+      { data: [specMarket(), specMarket({ marketId: 'POLY-BAD', closeTime: -1 }), specMarket({ marketId: 'POLY-2' })], pagination: specPagination({ hasNext: false }) },
+      { eventId: 'POLY-30615' },
+    );
+    expect(result.markets.map((m) => (m.ok ? `${m.value.marketId}@${m.value.eventId}` : m.rejection.reason))).toEqual([
+      'POLY-558936@POLY-30615',
+      'closeTime: must be >= 0, got -1',
+      'POLY-2@POLY-30615',
+    ]);
+    expect(result.pagination.hasNext).toBe(false);
+  });
+
+  it('throws ResponseShapeError without pagination', () => {
+    expect(() => parseMarketList({ data: [] }, { eventId: 'E' })).toThrow('unusable market list response: pagination: required');
+  });
+});
