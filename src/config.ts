@@ -2,6 +2,7 @@
  * The only reader of `process.env`. Parsed once with zod and frozen; every other module takes
  * the values it needs as arguments, so tests build configs from plain objects with `parseConfig`.
  */
+import cron from 'node-cron';
 import { z } from 'zod';
 import { CONCRETE_CATEGORIES, CATEGORIES, KNOWN_PROVIDERS } from './domain/types.js';
 
@@ -60,6 +61,36 @@ const nonEmpty = (name: string) =>
     return raw.trim();
   });
 
+const cronExpression = (name: string) =>
+  z.string().transform((raw, ctx) => {
+    const expression = raw.trim();
+    if (!cron.validate(expression)) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a cron expression (5 or 6 fields, UTC), got ${JSON.stringify(raw)}` });
+      return z.NEVER;
+    }
+    return expression;
+  });
+
+const host = (name: string) =>
+  z.string().transform((raw, ctx) => {
+    const value = raw.trim();
+    if (!/^[\w.:-]+$/.test(value)) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a host name or IP address, got ${JSON.stringify(raw)}` });
+      return z.NEVER;
+    }
+    return value;
+  });
+
+const port = (name: string) =>
+  z.string().transform((raw, ctx) => {
+    const n = Number(raw.trim());
+    if (!/^\d+$/.test(raw.trim()) || n > 65_535) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a port number 0..65535, got ${JSON.stringify(raw)}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
 const PG_URL = ['postgres:', 'postgresql:'];
 
 const envSchema = z.object({
@@ -79,6 +110,18 @@ const envSchema = z.object({
   DATA_DIR: nonEmpty('DATA_DIR').default('./data'),
   /** Port of the embedded Postgres on 127.0.0.1 (used only without DATABASE_URL). */
   EMBEDDED_PG_PORT: positiveInt('EMBEDDED_PG_PORT').default(54329),
+  /** When the service crawls the listings (UTC cron). Default: every 10 minutes. */
+  CRAWL_SCHEDULE: cronExpression('CRAWL_SCHEDULE').default('*/10 * * * *'),
+  /** When the service refreshes markets and events that left the listings or near their close. Default: every 15 minutes. */
+  DETAILS_SCHEDULE: cronExpression('DETAILS_SCHEDULE').default('*/15 * * * *'),
+  /** When the service sweeps order books; each sweep runs until the next tick. Default: every minute. */
+  ORDERBOOK_SCHEDULE: cronExpression('ORDERBOOK_SCHEDULE').default('* * * * *'),
+  /** Every open market's book is fetched at least this often, budget permitting (stalest first). Default 3600. */
+  ORDERBOOK_MAX_AGE_SEC: positiveInt('ORDERBOOK_MAX_AGE_SEC').default(3600),
+  /** Address of the /healthz, /readyz and /metrics server. Default 127.0.0.1 (0.0.0.0 inside a container). */
+  OPS_HOST: host('OPS_HOST').default('127.0.0.1'),
+  /** Port of that server; 0 picks a free one. Default 9464. */
+  OPS_PORT: port('OPS_PORT').default(9464),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     error: (iss) => `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got ${JSON.stringify(iss.input)}`,
   }).default('info'),
@@ -94,6 +137,12 @@ export interface Config {
   categories: readonly string[];
   dataDir: string;
   embeddedPgPort: number;
+  crawlSchedule: string;
+  detailsSchedule: string;
+  orderBookSchedule: string;
+  orderBookMaxAgeSec: number;
+  opsHost: string;
+  opsPort: number;
   logLevel: string;
 }
 
@@ -116,6 +165,12 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     categories: e.PREDICTION_CATEGORIES,
     dataDir: e.DATA_DIR,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
+    crawlSchedule: e.CRAWL_SCHEDULE,
+    detailsSchedule: e.DETAILS_SCHEDULE,
+    orderBookSchedule: e.ORDERBOOK_SCHEDULE,
+    orderBookMaxAgeSec: e.ORDERBOOK_MAX_AGE_SEC,
+    opsHost: e.OPS_HOST,
+    opsPort: e.OPS_PORT,
     logLevel: e.LOG_LEVEL,
   });
 }

@@ -1,3 +1,11 @@
+import {
+  ApiKeyMissingError,
+  ApiKeyRejectedError,
+  ApiNetworkError,
+  ApiRateLimitedError,
+  ApiRequestInvalidError,
+  ApiServerError,
+} from '../api/errors.js';
 import { ConfigError } from '../config.js';
 import { CliError } from './cliError.js';
 import { ExitCode } from './exitCodes.js';
@@ -13,6 +21,14 @@ const DB_CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETI
 export function classifyError(error: unknown): Classified {
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   if (error instanceof ConfigError) return { exitCode: ExitCode.usage, message: error.message };
+  if (error instanceof ApiRequestInvalidError) return { exitCode: ExitCode.usage, message: error.message };
+  if (error instanceof ApiKeyMissingError) return { exitCode: ExitCode.apiKeyRejected, message: error.message };
+  if (error instanceof ApiKeyRejectedError) {
+    return { exitCode: ExitCode.apiKeyRejected, message: `The API rejected the key (HTTP ${error.status}): check PREDICTION_API_KEY` };
+  }
+  if (error instanceof ApiServerError || error instanceof ApiNetworkError || error instanceof ApiRateLimitedError) {
+    return { exitCode: ExitCode.upstreamUnavailable, message: `The API stayed unavailable after retries: ${messageOf(error)}` };
+  }
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     const tagged = e as Error & { code?: unknown; exitCode?: unknown };
     if (typeof tagged.exitCode === 'number') return { exitCode: tagged.exitCode as ExitCode, message: messageOf(error) };

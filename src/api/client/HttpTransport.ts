@@ -1,0 +1,130 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, errors, type Dispatcher } from 'undici';
+import {
+  ApiNetworkError,
+  ApiResponseTooLargeError,
+  ApiTimeoutError,
+  type ApiRequestContext,
+} from '../errors.js';
+
+export interface HttpTransportOptions {
+  /** `https://host:port` of the API. */
+  readonly origin: string;
+  /** Sent as the `x-api-key` header and nowhere else. */
+  readonly apiKey: string | undefined;
+  readonly connectTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly interceptors: readonly Dispatcher.DispatcherComposeInterceptor[];
+  readonly userAgent: string;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly text: string;
+}
+
+/**
+ * One GET over the shared undici Agent, read to the end: one overall deadline over connect,
+ * headers and body (undici's bodyTimeout restarts on every chunk, so a slow trickle would never
+ * trip it), a cap on the body size, and failures mapped to typed errors carrying the request.
+ */
+export class HttpTransport {
+  readonly #agent: Agent;
+  readonly #dispatcher: Dispatcher;
+  readonly #headers: Record<string, string>;
+
+  constructor(private readonly options: HttpTransportOptions) {
+    this.#agent = new Agent({
+      connect: { timeout: options.connectTimeoutMs },
+      headersTimeout: options.headersTimeoutMs,
+      bodyTimeout: options.bodyTimeoutMs,
+      maxResponseSize: options.maxResponseBytes,
+    });
+    this.#dispatcher = options.interceptors.length > 0 ? this.#agent.compose(...options.interceptors) : this.#agent;
+    this.#headers = { accept: 'application/json', 'user-agent': options.userAgent };
+    if (options.apiKey !== undefined) this.#headers['x-api-key'] = options.apiKey;
+  }
+
+  /**
+   * Sends `request`, calls `onHeaders` as soon as the status is known (so a 429 can close the
+   * gate before the body has arrived), then reads the body. `stop` aborts it; its reason is thrown.
+   */
+  async send(
+    request: ApiRequestContext,
+    stop: AbortSignal,
+    onHeaders: (status: number, headers: IncomingHttpHeaders) => void,
+  ): Promise<HttpResponse> {
+    stop.throwIfAborted();
+    const controller = new AbortController();
+    let deadlinePassed = false;
+    const deadline = setTimeout(() => {
+      deadlinePassed = true;
+      controller.abort();
+    }, this.options.requestTimeoutMs);
+    const onStop = () => controller.abort(stop.reason);
+    stop.addEventListener('abort', onStop, { once: true });
+    try {
+      const response = await this.#dispatcher.request({
+        origin: this.options.origin,
+        path: request.target,
+        method: request.method,
+        headers: this.#headers,
+        signal: controller.signal,
+      });
+      onHeaders(response.statusCode, response.headers);
+      const declaredBytes = Number(response.headers['content-length']);
+      if (declaredBytes > this.options.maxResponseBytes) {
+        // Destroying rather than draining: there is no point downloading what will be refused.
+        response.body.destroy();
+        throw this.#tooLarge(request, `declared ${declaredBytes} bytes`);
+      }
+      const text = await response.body.text();
+      return { status: response.statusCode, headers: response.headers, text };
+    } catch (error) {
+      if (stop.aborted) throw stop.reason;
+      if (error instanceof ApiResponseTooLargeError) throw error;
+      if (deadlinePassed) {
+        throw new ApiTimeoutError(`No complete response within ${this.options.requestTimeoutMs} ms`, { request, cause: error });
+      }
+      if (error instanceof errors.ResponseExceededMaxSizeError) throw this.#tooLarge(request, 'while reading', error);
+      if (
+        error instanceof errors.ConnectTimeoutError ||
+        error instanceof errors.HeadersTimeoutError ||
+        error instanceof errors.BodyTimeoutError
+      ) {
+        throw new ApiTimeoutError(`Request timed out (${(error as Error).name})`, { request, cause: error });
+      }
+      throw new ApiNetworkError(`Network error: ${networkReason(error)}`, { request, cause: error });
+    } finally {
+      clearTimeout(deadline);
+      stop.removeEventListener('abort', onStop);
+    }
+  }
+
+  /** Waits for requests in flight, then closes every connection. */
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  /** Aborts requests in flight and closes every connection now. */
+  async destroy(): Promise<void> {
+    await this.#agent.destroy();
+  }
+
+  #tooLarge(request: ApiRequestContext, how: string, cause?: unknown): ApiResponseTooLargeError {
+    return new ApiResponseTooLargeError(`Response body over the ${this.options.maxResponseBytes}-byte cap (${how})`, {
+      request,
+      cause,
+    });
+  }
+}
+
+function networkReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as Error & { code?: unknown }).code;
+  return typeof code === 'string' ? `${code} ${error.message}` : error.message;
+}

@@ -1,0 +1,277 @@
+/**
+ * Sends every request of the process through one rate-limited queue and turns answers into
+ * JSON bodies or typed errors. Longer than most files because the retry loop, the 429 pause and
+ * the fatal/closed states interlock and read best together.
+ *
+ * Each attempt is one queue task, so retries count against the limit. A 429 closes the PauseGate
+ * (queue paused, and dequeued tasks defer instead of sending); 5xx and network errors back off
+ * outside the queue, holding no slot; 401/403 fail the whole client.
+ */
+import { setMaxListeners } from 'node:events';
+import type { IncomingHttpHeaders } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import PQueue from 'p-queue';
+import { backoffDelayMs } from '../../retry/backoffDelayMs.js';
+import type { ApiRequest } from '../endpoints/requests.js';
+import {
+  ApiBadRequestError,
+  ApiClientClosedError,
+  ApiError,
+  ApiInvalidJsonError,
+  ApiKeyRejectedError,
+  ApiNotFoundError,
+  ApiRateLimitedError,
+  ApiResponseTooLargeError,
+  ApiServerError,
+  ApiUnexpectedStatusError,
+  type ApiRequestContext,
+} from '../errors.js';
+import { ClientStatsRecorder, type ClientStats, type RequestEvent } from './ClientStats.js';
+import { errorDetail } from './errorDetail.js';
+import { HttpTransport, type HttpResponse } from './HttpTransport.js';
+import { PauseGate } from './PauseGate.js';
+import type { ResolvedClientOptions } from './PredictionClientOptions.js';
+import { rateLimitWaitMs } from './rateLimitWaitMs.js';
+
+type Outcome =
+  | { kind: 'deferred' }
+  | { kind: 'ok'; body: unknown }
+  | { kind: 'rateLimited'; error: ApiRateLimitedError }
+  | { kind: 'retry'; error: ApiError };
+
+export class RequestExecutor {
+  readonly #queue: PQueue;
+  readonly #gate: PauseGate;
+  readonly #transport: HttpTransport;
+  readonly #stats = new ClientStatsRecorder();
+  /** Controllers of tasks still waiting in the queue: aborting one removes it and rejects its call. */
+  readonly #queued = new Set<AbortController>();
+  /** Aborted by abort() and by a fatal error: cuts requests in flight. */
+  readonly #inFlight = new AbortController();
+  /** Aborted by any stop: cuts backoff sleeps. */
+  readonly #scheduling = new AbortController();
+  #stopReason: Error | undefined;
+  #state: ClientStats['state'] = 'open';
+  #headerless429Streak = 0;
+  #transportShutdown: Promise<void> | undefined;
+
+  constructor(
+    private readonly options: ResolvedClientOptions,
+    private readonly base: { origin: string; basePath: string },
+  ) {
+    this.#queue = new PQueue({
+      concurrency: options.concurrency,
+      intervalCap: options.rateLimit.requests,
+      interval: options.rateLimit.windowMs + options.rateLimit.marginMs,
+      // Sliding window: the default fixed window lets 2x the cap through around a window edge.
+      strict: true,
+    });
+    this.#gate = new PauseGate({
+      onClose: () => this.#queue.pause(),
+      onOpen: () => {
+        if (!this.#stopReason) this.#queue.start();
+      },
+    });
+    this.#transport = new HttpTransport({ ...options, origin: base.origin });
+    // Every request in flight and every backoff sleep listens on these: dozens at once is normal, not a leak.
+    setMaxListeners(0, this.#inFlight.signal, this.#scheduling.signal);
+  }
+
+  /**
+   * Sends `request` (retrying as configured) and returns the parsed JSON body of the 2xx answer.
+   * `priority` orders it in the shared queue (higher first); its retries and deferred sends go at
+   * `priority + 0.5`: ahead of first attempts of the same priority, not of a higher one.
+   */
+  async getJson(request: ApiRequest, priority = 0): Promise<unknown> {
+    const target = `${this.base.basePath}${request.path}${request.query ? `?${request.query}` : ''}`;
+    const ctx: ApiRequestContext = { method: 'GET', endpoint: request.endpoint, target };
+    let sent = 0;
+    let failures = 0;
+    let rateLimited = 0;
+    let requeued = false;
+    for (;;) {
+      if (this.#stopReason) throw this.#stopReason;
+      // A retry does not go to the back of the line behind calls made while it waited.
+      const outcome = await this.#enqueue(() => this.#attempt(ctx, sent + 1), sent > 0 || requeued ? priority + 0.5 : priority);
+      requeued = true;
+      if (outcome.kind === 'deferred') continue;
+      sent += 1;
+      if (outcome.kind === 'ok') return outcome.body;
+      if (outcome.kind === 'rateLimited') {
+        rateLimited += 1;
+        if (rateLimited > this.options.maxRateLimitRetries) throw outcome.error;
+        this.#stats.recordRetry();
+        continue;
+      }
+      failures += 1;
+      if (failures >= this.options.maxAttempts) throw outcome.error;
+      const delayMs = backoffDelayMs(failures, this.options.backoff, this.options.random);
+      this.options.logger?.warn({ endpoint: ctx.endpoint, target, attempt: sent, delayMs, err: outcome.error.message }, 'retrying API request');
+      this.#stats.recordRetry();
+      await this.#sleep(delayMs);
+    }
+  }
+
+  stats(): ClientStats {
+    return this.#stats.snapshot({
+      queue: { size: this.#queue.size, pending: this.#queue.pending },
+      pausedUntilMs: this.#stopReason ? null : this.#gate.closedUntilMs,
+      state: this.#state,
+    });
+  }
+
+  /** Stops scheduling, rejects queued calls, lets requests in flight finish, then closes the connections. */
+  async close(): Promise<void> {
+    this.#stop(new ApiClientClosedError('The API client was closed'));
+    this.#transportShutdown ??= this.#transport.close();
+    await this.#transportShutdown;
+  }
+
+  /** Like close(), but also aborts requests in flight. */
+  async abort(): Promise<void> {
+    this.#stop(new ApiClientClosedError('The API client was aborted'));
+    this.#inFlight.abort(this.#stopReason);
+    // A graceful close may be under way: destroying settles it too.
+    const destroying = this.#transport.destroy().catch(() => undefined);
+    this.#transportShutdown ??= destroying;
+    await destroying;
+  }
+
+  async #enqueue(task: () => Promise<Outcome>, priority: number): Promise<Outcome> {
+    const controller = new AbortController();
+    this.#queued.add(controller);
+    try {
+      return await this.#queue.add(
+        () => {
+          this.#queued.delete(controller);
+          return task();
+        },
+        { signal: controller.signal, priority },
+      );
+    } finally {
+      this.#queued.delete(controller);
+    }
+  }
+
+  async #attempt(ctx: ApiRequestContext, attempt: number): Promise<Outcome> {
+    if (this.#stopReason) throw this.#stopReason;
+    // Dequeued before a 429 paused the queue: do not send; go back in line (the slot is lost, which errs on the safe side).
+    if (this.#gate.isClosed()) return { kind: 'deferred' };
+    const startedAt = performance.now();
+    let status: number | undefined;
+    let waitMs: number | undefined;
+    let response: HttpResponse;
+    try {
+      response = await this.#transport.send(ctx, this.#inFlight.signal, (headerStatus, headers) => {
+        status = headerStatus;
+        // Before the body is read: every millisecond the gate stays open after a 429 risks another send.
+        if (headerStatus === 429) waitMs = this.#pauseFor429(headers, ctx);
+      });
+    } catch (error) {
+      this.#report(ctx, status ?? 'network_error', startedAt, attempt);
+      // A body over the cap would be as large next time; everything else here is transient.
+      if (error === this.#stopReason || error instanceof ApiResponseTooLargeError) throw error;
+      return { kind: 'retry', error: error as ApiError };
+    }
+    this.#report(ctx, response.status, startedAt, attempt);
+    const { status: code, text } = response;
+    if (code >= 200 && code < 300) {
+      this.#headerless429Streak = 0;
+      return { kind: 'ok', body: parseJson(text, ctx) };
+    }
+    const detail = errorDetail(text, this.options.apiKey);
+    const request = ctx;
+    if (code === 429) {
+      return { kind: 'rateLimited', error: new ApiRateLimitedError('Rate limited (429)', detail, waitMs, { request }) };
+    }
+    if (code === 401 || code === 403) {
+      const error = new ApiKeyRejectedError(`The API key was rejected (${code})`, code, detail, { request });
+      this.#fail(error);
+      throw error;
+    }
+    if (code >= 500) {
+      const of = this.options.maxAttempts;
+      return { kind: 'retry', error: new ApiServerError(`Server error ${code} (attempt ${attempt}, ${of} allowed)`, code, detail, { request }) };
+    }
+    if (code === 404) throw new ApiNotFoundError('Not found (404)', code, detail, { request });
+    if (code === 400) throw new ApiBadRequestError('Bad request (400)', code, detail, { request });
+    throw new ApiUnexpectedStatusError(`Unexpected status ${code}`, code, detail, { request });
+  }
+
+  /** Closes the gate for as long as the 429 says (or the default); returns the wait in ms. */
+  #pauseFor429(headers: IncomingHttpHeaders, request: ApiRequestContext): number {
+    let waitMs = rateLimitWaitMs(headers, Date.now());
+    if (waitMs === undefined) {
+      const { initialMs, capMs } = this.options.defaultRateLimitPause;
+      waitMs = Math.min(capMs, initialMs * 2 ** this.#headerless429Streak);
+      this.#headerless429Streak += 1;
+    }
+    if (waitMs > this.options.maxRateLimitWaitMs) {
+      this.#fail(
+        new ApiRateLimitedError(`Rate limited for ${waitMs} ms, longer than the ${this.options.maxRateLimitWaitMs} ms allowed`, undefined, waitMs, {
+          request,
+        }),
+      );
+      return waitMs;
+    }
+    this.#gate.closeFor(waitMs);
+    this.options.logger?.warn(
+      { endpoint: request.endpoint, target: request.target, waitMs, pausedUntilMs: this.#gate.closedUntilMs },
+      'rate limited (429): pausing every request',
+    );
+    return waitMs;
+  }
+
+  #report(ctx: ApiRequestContext, status: number | 'network_error', startedAt: number, attempt: number): void {
+    const event: RequestEvent = {
+      endpoint: ctx.endpoint,
+      method: ctx.method,
+      status,
+      durationMs: Math.round(performance.now() - startedAt),
+      attempt,
+    };
+    this.#stats.record(event);
+    this.options.logger?.debug({ ...event, target: ctx.target }, 'API request');
+    try {
+      this.options.onRequest?.(event);
+    } catch (error) {
+      this.options.logger?.warn({ err: error instanceof Error ? error.message : String(error) }, 'onRequest hook threw');
+    }
+  }
+
+  /** Fatal: nothing more is sent; queued, sleeping, in-flight and later calls all reject with `error`. */
+  #fail(error: Error): void {
+    if (this.#stopReason) return;
+    this.#stop(error);
+    this.#state = 'failed';
+    this.#inFlight.abort(error);
+    this.options.logger?.warn({ err: error.message }, 'API client stopped');
+  }
+
+  #stop(reason: Error): void {
+    if (this.#stopReason) return;
+    this.#stopReason = reason;
+    this.#state = 'closed';
+    this.#gate.dispose();
+    this.#queue.pause();
+    for (const controller of [...this.#queued]) controller.abort(reason);
+    this.#scheduling.abort(reason);
+  }
+
+  async #sleep(ms: number): Promise<void> {
+    try {
+      await sleep(ms, undefined, { signal: this.#scheduling.signal });
+    } catch (error) {
+      throw this.#stopReason ?? error;
+    }
+  }
+}
+
+function parseJson(text: string, request: ApiRequestContext): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ApiInvalidJsonError('Response body is not JSON', { request, cause: error });
+  }
+}

@@ -1,0 +1,173 @@
+import { DEFAULT_PROVIDER, type Checked, type Event, type Market, type OrderBook, type Pagination } from '../../domain/types.js';
+import {
+  ENDPOINTS,
+  getEventRequest,
+  getMarketRequest,
+  getOrderBookRequest,
+  listEventMarketsRequest,
+  listEventsRequest,
+  searchEventsRequest,
+  suggestedEventsRequest,
+  type ApiRequest,
+  type GetEventParams,
+  type ListEventsParams,
+  type ProviderParams,
+  type SearchEventsParams,
+} from '../endpoints/requests.js';
+import { ApiKeyMissingError, ApiResponseShapeError } from '../errors.js';
+import {
+  parseEvent,
+  parseEventArray,
+  parseEventList,
+  parseMarket,
+  parseMarketList,
+  parseOrderBook,
+  ResponseShapeError,
+} from '../parse.js';
+import type { ClientStats } from './ClientStats.js';
+import { paginate, type Page, type PageOptions } from './paginate.js';
+import { resolveClientOptions, type PredictionClientOptions } from './PredictionClientOptions.js';
+import { RequestExecutor } from './RequestExecutor.js';
+
+export interface EventList {
+  events: Checked<Event>[];
+  pagination: Pagination;
+}
+
+export interface MarketList {
+  markets: Checked<Market>[];
+  pagination: Pagination;
+}
+
+/** The read endpoints of the spec, one method each, over one rate-limited queue. */
+export interface PredictionClient {
+  listEvents(params?: ListEventsParams): Promise<EventList>;
+  getEvent(eventId: string, params?: GetEventParams): Promise<Checked<Event>>;
+  getSuggestedEvents(pubkey: string, params?: ProviderParams): Promise<{ events: Checked<Event>[] }>;
+  searchEvents(query: string, params?: SearchEventsParams): Promise<{ events: Checked<Event>[] }>;
+  listEventMarkets(eventId: string, params?: { start?: number; end?: number }): Promise<MarketList>;
+  getMarket(marketId: string): Promise<Checked<Market>>;
+  getOrderBook(marketId: string): Promise<Checked<OrderBook>>;
+  /** Every page of GET /events for these filters, duplicates across pages dropped. */
+  iterateEvents(params?: Omit<ListEventsParams, 'start' | 'end'>, paging?: PageOptions): AsyncGenerator<Page<Event>, void, undefined>;
+  /** Every page of GET /events/{eventId}/markets, duplicates across pages dropped. */
+  iterateEventMarkets(eventId: string, paging?: PageOptions): AsyncGenerator<Page<Market>, void, undefined>;
+  /**
+   * A view of this same client (same queue, rate limit, pause, failure state and stats) whose
+   * requests are queued at `priority` (higher first; the default view uses 0). For jobs sharing
+   * one account: a low-priority job cannot starve a high-priority one. close()/abort() on a view
+   * close the whole client.
+   */
+  withPriority(priority: number): PredictionClient;
+  stats(): ClientStats;
+  /** Stops scheduling, rejects queued calls with ApiClientClosedError, lets requests in flight finish, closes the connections. */
+  close(): Promise<void>;
+  /** Like close(), but aborts requests in flight too. */
+  abort(): Promise<void>;
+}
+
+/**
+ * Builds the client. Throws ApiKeyMissingError when there is no key and `allowKeyless` is not
+ * set, and a RangeError for a bad option; both before any connection is opened.
+ */
+export function createPredictionClient(options: PredictionClientOptions): PredictionClient {
+  const resolved = resolveClientOptions(options);
+  if ((resolved.apiKey === undefined || resolved.apiKey === '') && !resolved.allowKeyless) throw new ApiKeyMissingError();
+  const base = parseBaseUrl(resolved.baseUrl);
+  const executor = new RequestExecutor({ ...resolved, apiKey: resolved.apiKey || undefined }, base);
+
+  return clientView(executor, base.basePath, 0);
+}
+
+/** The endpoint methods over `executor`, queued at `priority`. */
+function clientView(executor: RequestExecutor, basePath: string, priority: number): PredictionClient {
+  /** Sends, then parses; a body of the wrong shape becomes an ApiResponseShapeError naming the request. */
+  async function get<T>(request: ApiRequest, parse: (body: unknown) => T): Promise<T> {
+    const body = await executor.getJson(request, priority);
+    try {
+      return parse(body);
+    } catch (error) {
+      if (!(error instanceof ResponseShapeError)) throw error;
+      const target = `${basePath}${request.path}${request.query ? `?${request.query}` : ''}`;
+      throw new ApiResponseShapeError('Response does not match the spec', {
+        request: { method: 'GET', endpoint: request.endpoint, target },
+        cause: error,
+      });
+    }
+  }
+
+  // Methods are async so that a parameter violation rejects the returned promise rather than throwing.
+  const client: PredictionClient = {
+    async listEvents(params = {}) {
+      const provider = params.provider ?? DEFAULT_PROVIDER;
+      return get(listEventsRequest(params), (body) => parseEventList(body, { provider }));
+    },
+    async getEvent(eventId, params = {}) {
+      // The detail endpoint takes no provider: ids are unique across providers.
+      return get(getEventRequest(eventId, params), (body) => parseEvent(body, { provider: null }));
+    },
+    async getSuggestedEvents(pubkey, params = {}) {
+      const provider = params.provider ?? DEFAULT_PROVIDER;
+      return get(suggestedEventsRequest(pubkey, params), (body) => parseEventArray(body, { provider }));
+    },
+    async searchEvents(query, params = {}) {
+      const provider = params.provider ?? DEFAULT_PROVIDER;
+      return get(searchEventsRequest(query, params), (body) => parseEventArray(body, { provider }));
+    },
+    async listEventMarkets(eventId, params = {}) {
+      return get(listEventMarketsRequest(eventId, params), (body) => parseMarketList(body, { eventId }));
+    },
+    async getMarket(marketId) {
+      return get(getMarketRequest(marketId), (body) => parseMarket(body, { eventId: null }));
+    },
+    async getOrderBook(marketId) {
+      return get(getOrderBookRequest(marketId), (body) => parseOrderBook(body, { marketId }));
+    },
+    iterateEvents(params = {}, paging = {}) {
+      // Validate the filters now, not at the first next(): a bad value should fail where it is passed.
+      listEventsRequest(params);
+      return paginate(
+        ENDPOINTS.listEvents,
+        async (start, end) => {
+          const { events, pagination } = await client.listEvents({ ...params, start, end });
+          return { items: events, pagination };
+        },
+        (event) => event.eventId,
+        paging,
+      );
+    },
+    iterateEventMarkets(eventId, paging = {}) {
+      listEventMarketsRequest(eventId);
+      return paginate(
+        ENDPOINTS.listEventMarkets,
+        async (start, end) => {
+          const { markets, pagination } = await client.listEventMarkets(eventId, { start, end });
+          return { items: markets, pagination };
+        },
+        (market) => market.marketId,
+        paging,
+      );
+    },
+    withPriority(newPriority) {
+      if (!Number.isFinite(newPriority)) throw new RangeError(`priority must be a finite number, got ${newPriority}`);
+      return clientView(executor, basePath, newPriority);
+    },
+    stats: () => executor.stats(),
+    close: () => executor.close(),
+    abort: () => executor.abort(),
+  };
+  return client;
+}
+
+function parseBaseUrl(baseUrl: string): { origin: string; basePath: string } {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch (error) {
+    throw new RangeError(`Option baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}`, { cause: error });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new RangeError(`Option baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
+  }
+  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
+}

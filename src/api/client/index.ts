@@ -1,0 +1,13 @@
+/** The API client's public surface. */
+export { createPredictionClient, type PredictionClient, type EventList, type MarketList } from './createPredictionClient.js';
+export type { PredictionClientOptions, ClientLogger } from './PredictionClientOptions.js';
+export type { ClientStats, RequestEvent } from './ClientStats.js';
+export type { Page, PageOptions } from './paginate.js';
+export * from '../errors.js';
+export type {
+  ListEventsParams,
+  GetEventParams,
+  ProviderParams,
+  SearchEventsParams,
+  ListEventMarketsParams,
+} from '../endpoints/requests.js';

@@ -1,0 +1,41 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/**
+ * How long a 429 asks the client to wait, from `Retry-After` (seconds, possibly decimal, or an
+ * HTTP date) and/or `x-ratelimit-reset` (absolute Unix seconds at which the oldest request leaves
+ * the window). When both are present the later wins: retrying early only earns another 429.
+ * Returns undefined when neither header gives a usable future time; the caller then falls back to
+ * its own default. Pure: `nowMs` is injected.
+ */
+export function rateLimitWaitMs(headers: IncomingHttpHeaders, nowMs: number): number | undefined {
+  const candidates = [retryAfterMs(first(headers['retry-after']), nowMs), resetMs(first(headers['x-ratelimit-reset']), nowMs)];
+  const usable = candidates.filter((ms): ms is number => ms !== undefined);
+  return usable.length === 0 ? undefined : Math.ceil(Math.max(...usable));
+}
+
+function retryAfterMs(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
+  // An HTTP date names a day and a month; Date.parse alone would read "-3" as a year.
+  if (!/[a-z]{3}/i.test(trimmed)) return undefined;
+  const dateMs = Date.parse(trimmed);
+  return Number.isNaN(dateMs) ? undefined : Math.max(0, dateMs - nowMs);
+}
+
+// Below this a "reset" cannot be an absolute Unix time (it would be 2001): some gateways send
+// the seconds remaining instead, which this reads as such rather than as a time long past.
+const SMALLEST_PLAUSIBLE_UNIX_SEC = 1_000_000_000;
+
+function resetMs(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined || !/^\d+(\.\d+)?$/.test(value.trim())) return undefined;
+  const sec = Number(value.trim());
+  if (sec < SMALLEST_PLAUSIBLE_UNIX_SEC) return sec * 1000;
+  const waitMs = sec * 1000 - nowMs;
+  // A reset already past means a skewed clock or a stale header: it says nothing about when to retry.
+  return waitMs > 0 ? waitMs : undefined;
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,130 @@
+/**
+ * One builder per read endpoint of the spec (section 4): validates the parameters against the
+ * spec's bounds, then returns what to send. Nothing here does I/O.
+ */
+import { CATEGORIES, KNOWN_PROVIDERS, type Category, type KnownProvider } from '../../domain/types.js';
+import { optionalBoolean, optionalEnum, optionalInt, optionalString, requireId, requireLength } from './paramRules.js';
+
+/** A request ready to send: `path` is relative to the base URL (which ends in /prediction/v1). */
+export interface ApiRequest {
+  /** Route template, the metrics label: `/events/{eventId}`. */
+  readonly endpoint: string;
+  readonly path: string;
+  /** Encoded query string without `?`; empty when there is none. */
+  readonly query: string;
+}
+
+export const SORT_BY = ['volume', 'beginAt'] as const;
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+export const EVENT_FILTERS = ['new', 'live', 'trending'] as const;
+/** Spec 4.4: `limit` of a search. */
+export const SEARCH_LIMIT = { min: 1, max: 20 } as const;
+/** Spec 4.4: length of a search query, in characters. */
+export const SEARCH_QUERY_CHARS = { min: 1, max: 200 } as const;
+
+export const ENDPOINTS = {
+  listEvents: '/events',
+  getEvent: '/events/{eventId}',
+  suggestedEvents: '/events/suggested/{pubkey}',
+  searchEvents: '/events/search',
+  listEventMarkets: '/events/{eventId}/markets',
+  getMarket: '/markets/{marketId}',
+  getOrderBook: '/orderbook/{marketId}',
+} as const;
+
+export interface ListEventsParams {
+  provider?: KnownProvider;
+  includeMarkets?: boolean;
+  /** Zero-based index of the first item (upstream: half-open [start, end)). */
+  start?: number;
+  end?: number;
+  category?: Category;
+  subcategory?: string;
+  sortBy?: (typeof SORT_BY)[number];
+  sortDirection?: (typeof SORT_DIRECTIONS)[number];
+  filter?: (typeof EVENT_FILTERS)[number];
+}
+
+export interface GetEventParams {
+  includeMarkets?: boolean;
+}
+
+export interface ProviderParams {
+  provider?: KnownProvider;
+}
+
+export interface SearchEventsParams extends ProviderParams {
+  /** 1 to 20. */
+  limit?: number;
+}
+
+export interface ListEventMarketsParams {
+  start?: number;
+  end?: number;
+}
+
+export function listEventsRequest(params: ListEventsParams = {}): ApiRequest {
+  const e = ENDPOINTS.listEvents;
+  return build(e, '/events', {
+    provider: optionalEnum(e, 'provider', params.provider, KNOWN_PROVIDERS),
+    includeMarkets: optionalBoolean(e, 'includeMarkets', params.includeMarkets),
+    start: optionalInt(e, 'start', params.start, { min: 0 }),
+    end: optionalInt(e, 'end', params.end, { min: 0 }),
+    category: optionalEnum(e, 'category', params.category, CATEGORIES),
+    subcategory: optionalString(e, 'subcategory', params.subcategory),
+    sortBy: optionalEnum(e, 'sortBy', params.sortBy, SORT_BY),
+    sortDirection: optionalEnum(e, 'sortDirection', params.sortDirection, SORT_DIRECTIONS),
+    filter: optionalEnum(e, 'filter', params.filter, EVENT_FILTERS),
+  });
+}
+
+export function getEventRequest(eventId: string, params: GetEventParams = {}): ApiRequest {
+  const e = ENDPOINTS.getEvent;
+  const id = requireId(e, 'eventId', eventId);
+  return build(e, `/events/${segment(id)}`, { includeMarkets: optionalBoolean(e, 'includeMarkets', params.includeMarkets) });
+}
+
+export function suggestedEventsRequest(pubkey: string, params: ProviderParams = {}): ApiRequest {
+  const e = ENDPOINTS.suggestedEvents;
+  const key = requireId(e, 'pubkey', pubkey);
+  return build(e, `/events/suggested/${segment(key)}`, { provider: optionalEnum(e, 'provider', params.provider, KNOWN_PROVIDERS) });
+}
+
+export function searchEventsRequest(query: string, params: SearchEventsParams = {}): ApiRequest {
+  const e = ENDPOINTS.searchEvents;
+  return build(e, '/events/search', {
+    query: requireLength(e, 'query', query, SEARCH_QUERY_CHARS.min, SEARCH_QUERY_CHARS.max),
+    provider: optionalEnum(e, 'provider', params.provider, KNOWN_PROVIDERS),
+    limit: optionalInt(e, 'limit', params.limit, SEARCH_LIMIT),
+  });
+}
+
+export function listEventMarketsRequest(eventId: string, params: ListEventMarketsParams = {}): ApiRequest {
+  const e = ENDPOINTS.listEventMarkets;
+  const id = requireId(e, 'eventId', eventId);
+  return build(e, `/events/${segment(id)}/markets`, {
+    start: optionalInt(e, 'start', params.start, { min: 0 }),
+    end: optionalInt(e, 'end', params.end, { min: 0 }),
+  });
+}
+
+export function getMarketRequest(marketId: string): ApiRequest {
+  const e = ENDPOINTS.getMarket;
+  return build(e, `/markets/${segment(requireId(e, 'marketId', marketId))}`, {});
+}
+
+export function getOrderBookRequest(marketId: string): ApiRequest {
+  const e = ENDPOINTS.getOrderBook;
+  return build(e, `/orderbook/${segment(requireId(e, 'marketId', marketId))}`, {});
+}
+
+function build(endpoint: string, path: string, query: Record<string, string | number | boolean | undefined>): ApiRequest {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value));
+  return { endpoint, path, query: search.toString() };
+}
+
+/** An id as one path segment. A segment of dots alone would be collapsed as `.`/`..` by some URL handling on the way. */
+function segment(id: string): string {
+  return /^\.+$/.test(id) ? id.replace(/\./g, '%2E') : encodeURIComponent(id);
+}

@@ -1,0 +1,156 @@
+/**
+ * Every error the API client throws. All extend `ApiError`, carry the request they concern
+ * (method, route template, path with query: never the API key, which only travels as a header)
+ * and keep their `cause`, so a caller can branch on the class and a log still shows the root.
+ */
+
+/** What an error says about the request it concerns. */
+export interface ApiRequestContext {
+  readonly method: 'GET';
+  /** Route template used as a metrics label, e.g. `/events/{eventId}`. */
+  readonly endpoint: string;
+  /** Path and query as sent, e.g. `/prediction/v1/events?start=0&end=20`. */
+  readonly target: string;
+}
+
+interface ApiErrorOptions {
+  request?: ApiRequestContext | undefined;
+  status?: number | undefined;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly request: ApiRequestContext | undefined;
+  /** HTTP status of the response that caused the error, when there was one. */
+  readonly status: number | undefined;
+
+  constructor(message: string, options: ApiErrorOptions = {}) {
+    super(options.request ? `${message} (${options.request.method} ${options.request.target})` : message, {
+      cause: options.cause,
+    });
+    this.request = options.request;
+    this.status = options.status;
+  }
+}
+
+/** No key configured for a client that would talk to the real service. */
+export class ApiKeyMissingError extends ApiError {
+  override name = 'ApiKeyMissingError';
+  constructor() {
+    super(
+      'No API key configured: set PREDICTION_API_KEY (the real service silently serves keyless requests at a ' +
+        'much lower rate, so running without a key is refused), or point PREDICTION_API_URL at the simulator ' +
+        '(a loopback URL), which needs none',
+    );
+  }
+}
+
+/** A parameter violates a bound of the spec; nothing was sent. */
+export class ApiRequestInvalidError extends ApiError {
+  override name = 'ApiRequestInvalidError';
+  constructor(
+    readonly endpoint: string,
+    readonly parameter: string,
+    readonly rule: string,
+    received: unknown,
+  ) {
+    super(`Invalid request to GET ${endpoint}: ${parameter} ${rule}, got ${describe(received)}`);
+  }
+}
+
+/** A non-success HTTP status. `detail` is the server's own message, shortened, secret-free. */
+export class ApiHttpError extends ApiError {
+  override name = 'ApiHttpError';
+  constructor(
+    message: string,
+    status: number,
+    readonly detail: string | undefined,
+    options: Omit<ApiErrorOptions, 'status'> = {},
+  ) {
+    super(detail ? `${message}: ${detail}` : message, { ...options, status });
+  }
+}
+
+/** 400: the server refused the parameters. Not retried. */
+export class ApiBadRequestError extends ApiHttpError {
+  override name = 'ApiBadRequestError';
+}
+
+/** 404: the record does not exist (any more); callers may treat it as gone. Not retried. */
+export class ApiNotFoundError extends ApiHttpError {
+  override name = 'ApiNotFoundError';
+}
+
+/**
+ * 401/403: the key is wrong or lacks access. Fatal for the whole client: it stops at once, every
+ * queued and later request fails with this error and nothing more is sent.
+ */
+export class ApiKeyRejectedError extends ApiHttpError {
+  override name = 'ApiKeyRejectedError';
+}
+
+/** 429 beyond the retry budget, or a pause longer than the client is allowed to wait. */
+export class ApiRateLimitedError extends ApiHttpError {
+  override name = 'ApiRateLimitedError';
+  constructor(
+    message: string,
+    detail: string | undefined,
+    /** How long the server asked to wait, when it said. */
+    readonly retryAfterMs: number | undefined,
+    options: Omit<ApiErrorOptions, 'status'> = {},
+  ) {
+    super(message, 429, detail, options);
+  }
+}
+
+/** 5xx after every allowed attempt. */
+export class ApiServerError extends ApiHttpError {
+  override name = 'ApiServerError';
+}
+
+/** Any other status (3xx, 405, 410, ...): not retried, since retrying cannot change it. */
+export class ApiUnexpectedStatusError extends ApiHttpError {
+  override name = 'ApiUnexpectedStatusError';
+}
+
+/** Connection refused/reset, DNS failure, socket timeouts: no usable response. */
+export class ApiNetworkError extends ApiError {
+  override name = 'ApiNetworkError';
+}
+
+/** The overall per-request deadline passed (undici's own timeouts restart on every chunk). */
+export class ApiTimeoutError extends ApiNetworkError {
+  override name = 'ApiTimeoutError';
+}
+
+/** The response body exceeded the configured cap. Not retried: the next answer would be as large. */
+export class ApiResponseTooLargeError extends ApiError {
+  override name = 'ApiResponseTooLargeError';
+}
+
+/** A success status whose body is not JSON. */
+export class ApiInvalidJsonError extends ApiError {
+  override name = 'ApiInvalidJsonError';
+}
+
+/** The body is JSON but not the shape the spec describes (see src/api/parse.ts). */
+export class ApiResponseShapeError extends ApiError {
+  override name = 'ApiResponseShapeError';
+}
+
+/** A paginated list misbehaved (a page that does not advance, too many pages). */
+export class ApiPaginationError extends ApiError {
+  override name = 'ApiPaginationError';
+}
+
+/** The client was closed or aborted; the request was not (or no longer) sent. */
+export class ApiClientClosedError extends ApiError {
+  override name = 'ApiClientClosedError';
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  return typeof value;
+}

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import type { Command } from 'commander';
+import type { Config } from '../../config.js';
+import { startSimulator } from '../../simulator/index.js';
+import { runServiceUntilSignal } from '../runServiceUntilSignal.js';
+
+/** The demo's world moves this many times faster than real time, so markets visibly close and resolve. */
+const DEMO_SPEED = 60;
+const DEMO_RPM = 600;
+
+export function registerDemo(program: Command, deps: { getConfig: () => Readonly<Config> }): void {
+  program
+    .command('demo')
+    .description('run the service against the built-in simulator, on the embedded database: no key, no setup')
+    .action(async () => {
+      const base = deps.getConfig();
+      const apiKey = `demo-${randomBytes(12).toString('hex')}`;
+      const sim = await startSimulator({ seed: 42, markets: 400, apiKey, clock: 'realtime', speed: DEMO_SPEED, rateLimit: { requests: DEMO_RPM } });
+      try {
+        const config: Config = {
+          ...base,
+          apiUrl: sim.url,
+          apiKey,
+          rateLimitRpm: DEMO_RPM,
+          // Fast schedules: a newcomer should see data within seconds, not at the next quarter hour.
+          crawlSchedule: '*/20 * * * * *',
+          detailsSchedule: '*/30 * * * * *',
+          orderBookSchedule: '*/10 * * * * *',
+          orderBookMaxAgeSec: 120,
+        };
+        process.exitCode = await runServiceUntilSignal(Object.freeze(config), {
+          // The simulator's port changes every run: it is one upstream all the same.
+          upstreamId: 'simulator (npm run demo)',
+          allowUpstreamChange: false,
+          embeddedDatabase: 'prediction_demo',
+          onStarted: ({ databaseUrl, opsUrl }) => {
+            process.stderr.write(
+              [
+                `prediction-ingest demo: a simulated upstream at ${sim.url} (world at ${DEMO_SPEED}x speed)`,
+                `  data arrives in ${databaseUrl}`,
+                `  try:   psql ${databaseUrl} -c 'select event_id, market_id, status, result from prediction.markets limit 10'`,
+                `         psql ${databaseUrl} -c 'select * from prediction.ingest_runs order by run_id desc limit 5'`,
+                `  ops:   ${opsUrl}/metrics   ${opsUrl}/readyz`,
+                '  Ctrl-C stops it.',
+                '',
+              ].join('\n'),
+            );
+          },
+        });
+      } finally {
+        await sim.stop();
+      }
+    });
+}

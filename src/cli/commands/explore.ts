@@ -1,0 +1,115 @@
+import type { Command } from 'commander';
+import type { PredictionClient } from '../../api/client/index.js';
+import type { ListEventsParams } from '../../api/endpoints/requests.js';
+import { createClientFromConfig } from '../../app/createClientFromConfig.js';
+import type { Config } from '../../config.js';
+import { usageError } from '../cliError.js';
+
+/**
+ * `explore <endpoint>`: one request to the API, its normalized result (valid records and
+ * rejections alike) printed as JSON. Values are handed to the client as given: it checks them
+ * against the spec's bounds and refuses before sending, and that refusal exits with code 2.
+ */
+export function registerExplore(program: Command, deps: { getConfig: () => Readonly<Config> }): void {
+  const explore = program
+    .command('explore')
+    .description('query one endpoint of the API and print the normalized result as JSON (nothing is stored)');
+
+  /** Runs `call` with a client built from the configuration, prints its result, closes the client. */
+  const run = async (call: (client: PredictionClient) => Promise<unknown>): Promise<void> => {
+    const client = createClientFromConfig(deps.getConfig());
+    try {
+      process.stdout.write(`${JSON.stringify(await call(client), null, 2)}\n`);
+    } finally {
+      await client.close();
+    }
+  };
+
+  explore
+    .command('events')
+    .description('GET /events: one page of events')
+    .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)')
+    .option('--category <category>', 'all, crypto, sports, politics, esports, culture, economics or tech')
+    .option('--subcategory <subcategory>', 'subcategory filter, passed as given')
+    .option('--start <n>', 'zero-based index of the first event')
+    .option('--end <n>', 'index after the last event')
+    .option('--include-markets', 'embed each event\'s markets')
+    .option('--sort-by <field>', 'volume or beginAt')
+    .option('--sort-direction <direction>', 'asc or desc')
+    .option('--filter <filter>', 'new, live or trending')
+    .action(async (opts: Record<string, string | boolean | undefined>) => {
+      const params = {
+        provider: opts.provider,
+        category: opts.category,
+        subcategory: opts.subcategory,
+        start: number('--start', opts.start),
+        end: number('--end', opts.end),
+        includeMarkets: opts.includeMarkets === true ? true : undefined,
+        sortBy: opts.sortBy,
+        sortDirection: opts.sortDirection,
+        filter: opts.filter,
+      } as ListEventsParams;
+      await run((client) => client.listEvents(params));
+    });
+
+  explore
+    .command('event <eventId>')
+    .description('GET /events/{eventId}: one event')
+    .option('--include-markets', 'embed the event\'s markets')
+    .action(async (eventId: string, opts: { includeMarkets?: boolean }) => {
+      await run((client) => client.getEvent(eventId, { includeMarkets: opts.includeMarkets === true ? true : undefined }));
+    });
+
+  explore
+    .command('markets <eventId>')
+    .description('GET /events/{eventId}/markets: one page of an event\'s markets')
+    .option('--start <n>', 'zero-based index of the first market')
+    .option('--end <n>', 'index after the last market')
+    .action(async (eventId: string, opts: { start?: string; end?: string }) => {
+      const params = { start: number('--start', opts.start), end: number('--end', opts.end) };
+      await run((client) => client.listEventMarkets(eventId, params));
+    });
+
+  explore
+    .command('market <marketId>')
+    .description('GET /markets/{marketId}: one market')
+    .action(async (marketId: string) => {
+      await run((client) => client.getMarket(marketId));
+    });
+
+  explore
+    .command('orderbook <marketId>')
+    .description('GET /orderbook/{marketId}: the order book of a market')
+    .action(async (marketId: string) => {
+      await run((client) => client.getOrderBook(marketId));
+    });
+
+  explore
+    .command('search <query>')
+    .description('GET /events/search: events whose title matches (query of 1 to 200 characters)')
+    .option('--limit <n>', 'at most this many events, 1 to 20')
+    .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)')
+    .action(async (query: string, opts: { limit?: string; provider?: string }) => {
+      const params = { limit: number('--limit', opts.limit), provider: opts.provider } as Parameters<PredictionClient['searchEvents']>[1];
+      await run((client) => client.searchEvents(query, params));
+    });
+
+  explore
+    .command('suggested <pubkey>')
+    .description('GET /events/suggested/{pubkey}: events suggested from an order public key')
+    .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)')
+    .action(async (pubkey: string, opts: { provider?: string }) => {
+      const params = { provider: opts.provider } as Parameters<PredictionClient['getSuggestedEvents']>[1];
+      await run((client) => client.getSuggestedEvents(pubkey, params));
+    });
+}
+
+/**
+ * A flag's text as a number, or undefined when absent. Only the syntax is checked here; whether
+ * the number is allowed (an integer, in range) is the client's check, with the spec's wording.
+ */
+function number(flag: string, raw: string | boolean | undefined): number | undefined {
+  if (raw === undefined || typeof raw === 'boolean') return undefined;
+  if (!/^\s*-?\d+(\.\d+)?\s*$/.test(raw)) throw usageError(`${flag} must be a number, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}

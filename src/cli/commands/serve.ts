@@ -1,0 +1,34 @@
+import type { Command } from 'commander';
+import { isLoopback } from '../../app/createClientFromConfig.js';
+import type { Config } from '../../config.js';
+import { CliError } from '../cliError.js';
+import { ExitCode } from '../exitCodes.js';
+import { runServiceUntilSignal } from '../runServiceUntilSignal.js';
+
+export function registerServe(program: Command, deps: { getConfig: () => Readonly<Config> }): void {
+  program
+    .command('serve')
+    .description('run the scheduled ingestion service until stopped (what `npm start` runs)')
+    .option('--allow-upstream-change', 'write into a database that holds data from another PREDICTION_API_URL')
+    .action(async (opts: { allowUpstreamChange?: boolean }) => {
+      const config = deps.getConfig();
+      if (!config.apiKey && !isLoopback(config.apiUrl)) {
+        // Without a key the real service still answers, at a much lower keyless rate: refuse rather than crawl slowly.
+        throw new CliError(
+          `No PREDICTION_API_KEY is set, so nothing is sent to ${config.apiUrl}. ` +
+            'Set PREDICTION_API_KEY=<your key> (from the API provider\'s developer portal), ' +
+            'or run `npm run demo` to see the service work against the built-in simulator.',
+          ExitCode.apiKeyRejected,
+        );
+      }
+      process.exitCode = await runServiceUntilSignal(config, {
+        allowUpstreamChange: opts.allowUpstreamChange ?? false,
+        onStarted: ({ databaseUrl, embedded, opsUrl }) => {
+          process.stderr.write(
+            `prediction-ingest: running; health and metrics at ${opsUrl} (/healthz, /readyz, /metrics)\n` +
+              (embedded ? `prediction-ingest: embedded Postgres at ${databaseUrl}\n` : ''),
+          );
+        },
+      });
+    });
+}

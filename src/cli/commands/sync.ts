@@ -1,0 +1,77 @@
+import type { Command } from 'commander';
+import { createClientFromConfig } from '../../app/createClientFromConfig.js';
+import type { Config } from '../../config.js';
+import { connect } from '../../db/connect.js';
+import { migrate } from '../../db/migrate.js';
+import { resolveDatabase } from '../../db/openDatabase.js';
+import { acquireJobLock } from '../../sql/jobLock.js';
+import { closeOrphanedRuns, runSyncCycle, SYNC_JOB, type SyncResult } from '../../sync/runSyncCycle.js';
+import { ExitCode } from '../exitCodes.js';
+import { onShutdownSignal } from '../onShutdownSignal.js';
+import { parseIntOption } from '../parseOptions.js';
+import { progressLine } from '../progressLine.js';
+
+export function registerSync(program: Command, deps: { getConfig: () => Readonly<Config> }): void {
+  program
+    .command('sync')
+    .description('run one complete sync cycle against the configured API and database, then exit')
+    .option('--max-orderbooks <n>', 'fetch at most N order books this cycle (default: every open market)')
+    .option('--batch-size <n>', 'items fetched per write transaction in the detail and order-book phases', '50')
+    .action(async (opts: { maxOrderbooks?: string; batchSize: string }) => {
+      const maxOrderBooks = parseIntOption('--max-orderbooks', opts.maxOrderbooks, 0) ?? null;
+      const batchSize = parseIntOption('--batch-size', opts.batchSize, 1)!;
+      const config = deps.getConfig();
+      const client = createClientFromConfig(config);
+      const target = await resolveDatabase(config);
+      const database = connect(target.url);
+      const stop = new AbortController();
+      const removeSignals = onShutdownSignal(() => {
+        process.stderr.write('prediction-ingest: stopping after the current page commits (again to force)\n');
+        stop.abort();
+      });
+      const progress = progressLine();
+      try {
+        await migrate(target.url);
+        const lock = await acquireJobLock(database.sql, SYNC_JOB, { wait: false })
+          ?? (process.stderr.write('prediction-ingest: another sync is running; waiting for it to finish\n'),
+              await acquireJobLock(database.sql, SYNC_JOB, { wait: true }))!;
+        try {
+          await closeOrphanedRuns(database.sql, SYNC_JOB, new Date());
+          const result = await runSyncCycle(database.sql, client, {
+            providers: config.providers,
+            categories: config.categories,
+            maxOrderBooks,
+            batchSize,
+            signal: stop.signal,
+            progress: progress.update,
+          });
+          progress.done();
+          process.stdout.write(`${summaryLine(result)}\n`);
+          if (result.status === 'aborted') process.exitCode = ExitCode.interrupted;
+        } finally {
+          await lock.release();
+        }
+      } finally {
+        progress.done();
+        removeSignals();
+        await client.close();
+        await database.close();
+        await target.release();
+      }
+    });
+}
+
+function summaryLine(r: SyncResult): string {
+  const t = r.totals;
+  const statuses: Record<string, number> = {};
+  for (const byStatus of Object.values(t.requestsByStatus)) {
+    for (const [s, n] of Object.entries(byStatus)) statuses[s] = (statuses[s] ?? 0) + n;
+  }
+  const rows = Object.entries(t.rowsByTable).filter(([, n]) => n > 0).map(([k, n]) => `${k}=${n}`).join(' ') || 'none';
+  return [
+    `sync ${r.status}: run ${r.runId} in ${(r.durationMs / 1000).toFixed(1)}s`,
+    `requests ${t.requests} (${Object.entries(statuses).map(([s, n]) => `${s}:${n}`).join(' ') || 'none'})`,
+    `records seen ${t.recordsSeen}, written ${t.recordsWritten}, rejected ${t.recordsRejected}, gone ${r.notFound}`,
+    `new rows ${rows}`,
+  ].join(' | ');
+}

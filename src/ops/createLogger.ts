@@ -1,0 +1,71 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { createSecretScrubber } from './createSecretScrubber.js';
+
+export type { Logger } from 'pino';
+
+export interface CreateLoggerOptions {
+  /** pino level: fatal, error, warn, info, debug, trace or silent (e.g. `config.logLevel`). */
+  level: string;
+  /** Written as the `name` field of every line. Default: none. */
+  name?: string;
+  /** Where lines go. Default: stdout, written synchronously so no line is lost on exit or crash. */
+  destination?: DestinationStream;
+  /**
+   * Known secret values (the API key, database passwords; see `configSecrets`) replaced by
+   * `[REDACTED]` wherever they occur in a line. Default: none.
+   */
+  secrets?: readonly (string | null | undefined)[];
+}
+
+/**
+ * Fields that may carry a secret whatever their value, censored by path. pino's wildcard matches
+ * one level, hence the explicit `*.` variants for objects nested one deep (e.g. `{ config }`);
+ * a known secret deeper than that is still caught by value (`secrets`).
+ */
+export const REDACTED_PATHS: readonly string[] = [
+  'apiKey',
+  '*.apiKey',
+  'config.apiKey',
+  'PREDICTION_API_KEY',
+  '*.PREDICTION_API_KEY',
+  'headers["x-api-key"]',
+  '*.headers["x-api-key"]',
+  'headers.authorization',
+  '*.headers.authorization',
+  'databaseUrl',
+  '*.databaseUrl',
+  'testDatabaseUrl',
+  '*.testDatabaseUrl',
+  'DATABASE_URL',
+  '*.DATABASE_URL',
+  'TEST_DATABASE_URL',
+  '*.TEST_DATABASE_URL',
+  'password',
+  '*.password',
+  'pass',
+  '*.pass',
+];
+
+/**
+ * A pino logger writing one JSON object per line:
+ * `{"level":"info","time":"2025-01-01T00:00:00.000Z","pid":1,"hostname":"h","name":"…","msg":"…"}`.
+ * Levels are written as names and times as ISO-8601 UTC, for people reading raw lines and for log
+ * stores alike. Errors under `err` or `error` keep their type, message, stack and causes.
+ */
+export function createLogger(options: CreateLoggerOptions): Logger {
+  const scrub = createSecretScrubber(options.secrets ?? []);
+  return pino(
+    {
+      level: options.level,
+      ...(options.name === undefined ? {} : { name: options.name }),
+      redact: { paths: [...REDACTED_PATHS], censor: '[REDACTED]' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
+      // The last step before a line is written: whatever the message, the serializers or a
+      // child's bindings put in it, a known secret never leaves the process.
+      hooks: { streamWrite: scrub },
+    },
+    options.destination ?? pino.destination({ dest: 1, sync: true }),
+  );
+}

@@ -1,0 +1,140 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RequestEvent } from '../api/client/index.js';
+import type { RunStatus } from '../sql/ingestRuns.js';
+
+export type JobRunStatus = Exclude<RunStatus, 'running'>;
+
+export interface MetricsOptions {
+  /**
+   * Live size of the API client's queue, read at every scrape (e.g. `() => client.stats().queue`):
+   * `size` calls waiting for a slot, `pending` attempts in flight. Default: the gauge has no series.
+   */
+  queueDepth?: () => { size: number; pending: number };
+  /** Clock for `prediction_data_freshness_seconds`, in epoch ms. Default: `Date.now`. */
+  now?: () => number;
+  /** Also export Node's process metrics (`process_*`, `nodejs_*`). Default: true. */
+  processMetrics?: boolean;
+}
+
+export interface Metrics {
+  /** This process's registry (not prom-client's global one, so tests and instances never share). */
+  readonly registry: Registry;
+  /** Counts one API attempt; pass as the client's `onRequest`. A 429 also counts as rate limited. */
+  observeRequest(event: RequestEvent): void;
+  /** Adds `rows` (≥ 0) rows written to `table`. */
+  recordRows(table: string, rows: number): void;
+  /** Counts a finished run of `job` and observes its duration. */
+  recordJobRun(job: string, status: JobRunStatus, durationMs: number): void;
+  /**
+   * Records that `job` last succeeded at `atMs` (epoch ms). Never moves backwards, so it may also be
+   * seeded at start from the database's last successful run.
+   */
+  markJobSuccess(job: string, atMs: number): void;
+  /** Epoch ms of the job's last recorded success, or null: fits `createReadiness({ lastSuccess })`. */
+  lastSuccess(job: string): number | null;
+}
+
+/** Seconds: API calls take tens of ms to a few s (rate-limit pauses are waited outside the attempt). */
+const REQUEST_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Seconds: a job run takes from seconds (a page) to an hour (a full crawl on the Free plan). */
+const JOB_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200];
+
+/** Creates the service's metrics on a registry of their own. */
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const now = options.now ?? Date.now;
+  const registry = new Registry();
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  const lastSuccessMs = new Map<string, number>();
+  const registers = [registry];
+
+  const requests = new Counter({
+    name: 'prediction_api_requests_total',
+    help: 'API attempts sent, by endpoint template and HTTP status (or network_error).',
+    labelNames: ['endpoint', 'status'] as const,
+    registers,
+  });
+  const requestDuration = new Histogram({
+    name: 'prediction_api_request_duration_seconds',
+    help: 'Duration of API attempts, from sending to the end of the body or the failure.',
+    labelNames: ['endpoint'] as const,
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  const rateLimited = new Counter({
+    name: 'prediction_api_rate_limited_total',
+    help: '429 responses received from the API.',
+    registers,
+  });
+  const queueDepth = options.queueDepth;
+  new Gauge({
+    name: 'prediction_api_queue_depth',
+    help: 'API client queue: calls waiting for a slot (state="waiting") and attempts in flight (state="in_flight").',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      if (!queueDepth) return;
+      const { size, pending } = queueDepth();
+      this.set({ state: 'waiting' }, size);
+      this.set({ state: 'in_flight' }, pending);
+    },
+  });
+  const rows = new Counter({
+    name: 'prediction_rows_written_total',
+    help: 'Rows inserted or updated, by table.',
+    labelNames: ['table'] as const,
+    registers,
+  });
+  const jobRuns = new Counter({
+    name: 'prediction_job_runs_total',
+    help: 'Finished job runs, by job and status (succeeded, failed, aborted).',
+    labelNames: ['job', 'status'] as const,
+    registers,
+  });
+  const jobDuration = new Histogram({
+    name: 'prediction_job_duration_seconds',
+    help: 'Duration of finished job runs.',
+    labelNames: ['job'] as const,
+    buckets: JOB_BUCKETS,
+    registers,
+  });
+  const lastSuccessGauge = new Gauge({
+    name: 'prediction_job_last_success_timestamp_seconds',
+    help: 'Unix time of the last successful run of each job.',
+    labelNames: ['job'] as const,
+    registers,
+  });
+  new Gauge({
+    name: 'prediction_data_freshness_seconds',
+    help: 'Seconds since the last successful run of each job, at scrape time (no series before a first success).',
+    labelNames: ['job'] as const,
+    registers,
+    collect() {
+      const at = now();
+      for (const [job, ms] of lastSuccessMs) this.set({ job }, Math.max(0, (at - ms) / 1000));
+    },
+  });
+
+  return {
+    registry,
+    observeRequest(event) {
+      requests.inc({ endpoint: event.endpoint, status: String(event.status) });
+      requestDuration.observe({ endpoint: event.endpoint }, event.durationMs / 1000);
+      if (event.status === 429) rateLimited.inc();
+    },
+    recordRows(table, n) {
+      if (!Number.isFinite(n) || n < 0) throw new RangeError(`rows written must be a non-negative number, got ${n} for ${table}`);
+      rows.inc({ table }, n);
+    },
+    recordJobRun(job, status, durationMs) {
+      jobRuns.inc({ job, status });
+      jobDuration.observe({ job }, Math.max(0, durationMs) / 1000);
+    },
+    markJobSuccess(job, atMs) {
+      const previous = lastSuccessMs.get(job);
+      if (previous !== undefined && previous >= atMs) return;
+      lastSuccessMs.set(job, atMs);
+      lastSuccessGauge.set({ job }, atMs / 1000);
+    },
+    lastSuccess: (job) => lastSuccessMs.get(job) ?? null,
+  };
+}

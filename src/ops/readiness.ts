@@ -1,0 +1,146 @@
+import type { Sql } from '../db/connect.js';
+
+export interface ReadinessCheck {
+  ok: boolean;
+  /** Why, in words: the error, or how old the last success is. */
+  detail?: string;
+}
+
+export interface ReadinessResult {
+  /** True when every check is ok. */
+  ready: boolean;
+  /** `database`, then `job:<name>` for each job. */
+  checks: Record<string, ReadinessCheck>;
+}
+
+export type Readiness = () => Promise<ReadinessResult>;
+
+export interface ReadinessOptions {
+  /**
+   * Pool to probe with `select 1`. Best a small one of its own (max 1): on the writers' pool a
+   * probe would queue behind long transactions and read as "database unreachable".
+   */
+  sql: Sql;
+  /** Scheduled jobs and how often each is expected to succeed (its schedule's period). */
+  jobs: readonly { name: string; expectedPeriodMs: number }[];
+  /**
+   * Epoch ms of the job's last success, or null if none is known: `metrics.lastSuccess` (this
+   * process's runs), or a query of the database's runs, which also keeps a standby instance
+   * (running no job itself) ready while the leader keeps the data fresh. An answer later than
+   * `timeoutMs` counts as a failed check.
+   */
+  lastSuccess: (job: string) => number | null | Promise<number | null>;
+  /** Clock, epoch ms. Default: `Date.now`. */
+  now?: () => number;
+  /**
+   * When the service started, epoch ms: begins each job's grace period. Default: `now()` when
+   * `createReadiness` is called, so create it at start-up.
+   */
+  startedAtMs?: number;
+  /**
+   * How long `select 1` (and an asynchronous `lastSuccess`) may take before the check fails: a
+   * probe must answer even when the database hangs. Default: 2000 ms.
+   */
+  timeoutMs?: number;
+  /** A job is late after this many expected periods without a success. Default: 2. */
+  periodsAllowed?: number;
+}
+
+/**
+ * The `/readyz` rule. Ready when:
+ * - the database answers `select 1` within `timeoutMs`;
+ * - every job's last success is at most `periodsAllowed` × its expected period old. A job that has
+ *   not succeeded yet is given the same span from start-up (`startedAtMs`), since its first run may
+ *   legitimately take a period to be scheduled and another to finish.
+ */
+export function createReadiness(options: ReadinessOptions): Readiness {
+  const now = options.now ?? Date.now;
+  const startedAtMs = options.startedAtMs ?? now();
+  const timeoutMs = options.timeoutMs ?? 2000;
+  const periods = options.periodsAllowed ?? 2;
+
+  return async () => {
+    const [database, ...jobChecks] = await Promise.all([
+      checkDatabase(options.sql, timeoutMs),
+      ...options.jobs.map((job) => checkJob(job, options.lastSuccess, now, startedAtMs, periods, timeoutMs)),
+    ]);
+    const checks: Record<string, ReadinessCheck> = { database: database! };
+    options.jobs.forEach((job, i) => (checks[`job:${job.name}`] = jobChecks[i]!));
+    return { ready: Object.values(checks).every((c) => c.ok), checks };
+  };
+}
+
+/**
+ * postgres.js waits for a connection as long as the server keeps the TCP connection open (or a
+ * connect attempt hangs), so the probe races a timer and cancels the query when the timer wins.
+ */
+async function checkDatabase(sql: Sql, timeoutMs: number): Promise<ReadinessCheck> {
+  const query = sql`select 1`.execute();
+  try {
+    const outcome = await raceTimeout(query, timeoutMs);
+    if (outcome !== TIMED_OUT) return { ok: true };
+    query.cancel();
+    // The cancelled query rejects later; that rejection is expected and must not go unhandled.
+    query.catch(() => {});
+    return { ok: false, detail: `no answer to select 1 within ${timeoutMs} ms` };
+  } catch (error) {
+    return { ok: false, detail: `select 1 failed: ${describe(error)}` };
+  }
+}
+
+async function checkJob(
+  job: { name: string; expectedPeriodMs: number },
+  lastSuccess: ReadinessOptions['lastSuccess'],
+  now: () => number,
+  startedAtMs: number,
+  periods: number,
+  timeoutMs: number,
+): Promise<ReadinessCheck> {
+  const limitMs = periods * job.expectedPeriodMs;
+  let last: number | null | typeof TIMED_OUT;
+  try {
+    last = await raceTimeout(Promise.resolve().then(() => lastSuccess(job.name)), timeoutMs);
+  } catch (error) {
+    return { ok: false, detail: `cannot read the last success: ${describe(error)}` };
+  }
+  if (last === TIMED_OUT) return { ok: false, detail: `no answer about the last success within ${timeoutMs} ms` };
+  const at = now();
+  if (last === null) {
+    const sinceStart = at - startedAtMs;
+    return sinceStart <= limitMs
+      ? { ok: true, detail: `no success yet; within the start-up grace of ${seconds(limitMs)} (${seconds(sinceStart)} elapsed)` }
+      : { ok: false, detail: `no success in the ${seconds(sinceStart)} since start (allowed ${seconds(limitMs)})` };
+  }
+  const age = at - last;
+  return age <= limitMs
+    ? { ok: true, detail: `last success ${seconds(age)} ago (allowed ${seconds(limitMs)})` }
+    : { ok: false, detail: `last success ${seconds(age)} ago, more than the ${seconds(limitMs)} allowed` };
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/** `promise`'s outcome, or TIMED_OUT if it takes longer than `ms`. */
+async function raceTimeout<T>(promise: PromiseLike<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(Math.max(0, ms) / 1000)} s`;
+}
+
+function describe(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    parts.push(typeof code === 'string' && !e.message.includes(code) ? `${code} ${e.message}` : e.message);
+  }
+  return parts.join(': ') || String(error);
+}

@@ -1,0 +1,94 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { PredictionClient } from '../api/client/index.js';
+import { connect, type Database } from '../db/connect.js';
+import type { Logger } from '../ops/createLogger.js';
+import type { Metrics } from '../ops/metrics.js';
+import { createReadiness } from '../ops/readiness.js';
+import { startOpsServer, type OpsServer } from '../ops/startOpsServer.js';
+import { lastSuccessfulRuns } from '../sql/ingestRuns.js';
+import { JOB_NAMES, type JobName } from './jobKinds.js';
+import { startScheduler, type RunOutcome, type Scheduler } from './startScheduler.js';
+
+export interface ServiceOptions {
+  databaseUrl: string;
+  client: PredictionClient;
+  /** The client view each job sends through (one queue, a priority per job). Default: `client` for all. */
+  clientFor?: (job: JobName) => PredictionClient;
+  metrics: Metrics;
+  logger: Logger;
+  schedules: Record<JobName, string>;
+  providers: readonly string[];
+  categories: readonly string[];
+  orderBookMaxAgeSec: number;
+  ops: { host: string; port: number };
+}
+
+export interface Service {
+  readonly instanceId: string;
+  readonly opsUrl: string;
+  /**
+   * Graceful stop: no new tick, no request sent any more (queued ones rejected, those in flight
+   * aborted), running jobs end after their page commits or rolls back, locks released, pools closed.
+   */
+  stop(): Promise<void>;
+}
+
+/** Starts the scheduled jobs and the ops server over an already migrated database. */
+export async function startService(options: ServiceOptions): Promise<Service> {
+  const instanceId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const database: Database = connect(options.databaseUrl, { max: 6 });
+  // A pool of its own: a readiness probe must not queue behind long write transactions.
+  const probe = connect(options.databaseUrl, { max: 1, applicationName: 'prediction-ingest readiness' });
+  for (const [job, at] of await lastSuccessfulRuns(database.sql, JOB_NAMES)) options.metrics.markJobSuccess(job, at.getTime());
+
+  let scheduler: Scheduler | undefined;
+  let ops: OpsServer | undefined;
+  try {
+    scheduler = startScheduler({
+      sql: database.sql,
+      clientFor: options.clientFor ?? (() => options.client),
+      jobs: JOB_NAMES.map((name) => ({ name, schedule: options.schedules[name] })),
+      providers: options.providers,
+      categories: options.categories,
+      settings: { orderBookMaxAgeSec: options.orderBookMaxAgeSec },
+      instanceId,
+      logger: options.logger,
+      onRunFinished: (outcome) => record(options.metrics, outcome),
+    });
+    const readiness = createReadiness({
+      sql: probe.sql,
+      jobs: JOB_NAMES.map((name) => ({ name, expectedPeriodMs: scheduler!.periodMs(name) })),
+      // From the database, not this process's memory: a hot standby runs no job itself, yet the data is fresh.
+      lastSuccess: async (job) => (await lastSuccessfulRuns(probe.sql, [job])).get(job)?.getTime() ?? null,
+    });
+    ops = await startOpsServer({ ...options.ops, metrics: options.metrics, readiness, logger: options.logger });
+  } catch (error) {
+    await scheduler?.stop();
+    await Promise.all([database.close(), probe.close()]);
+    throw error;
+  }
+  options.logger.info({ instanceId, ops: ops.url, schedules: options.schedules }, 'service started');
+
+  let stopped: Promise<void> | undefined;
+  return {
+    instanceId,
+    opsUrl: ops.url,
+    stop: () =>
+      (stopped ??= (async () => {
+        // Abort the client first: from here on not a single request leaves the process.
+        await options.client.abort();
+        await scheduler!.stop();
+        await ops!.close();
+        await Promise.all([database.close(), probe.close()]);
+        options.logger.info({ instanceId }, 'service stopped');
+      })()),
+  };
+}
+
+function record(metrics: Metrics, outcome: RunOutcome): void {
+  metrics.recordJobRun(outcome.job, outcome.status, outcome.durationMs);
+  if (outcome.status === 'failed') return;
+  for (const [table, rows] of Object.entries(outcome.totals.rowsByTable)) metrics.recordRows(table, rows);
+  if (outcome.status === 'succeeded') metrics.markJobSuccess(outcome.job, outcome.startedAt.getTime() + outcome.durationMs);
+}

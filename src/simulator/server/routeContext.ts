@@ -1,0 +1,18 @@
+/** What a route handler gets: the world, the parsed query and the current serving settings. */
+import type { Faults } from '../faults/faults.js';
+import type { ShapeContext } from '../faults/shapeRecords.js';
+import type { World } from '../world/world.js';
+import type { QueryParams } from './queryParams.js';
+
+export interface RouteContext {
+  world: World;
+  query: QueryParams;
+  /** Path identifiers, decoded, in path order. */
+  params: string[];
+  maxPageSize: number;
+  shape: ShapeContext;
+  faults: Faults;
+}
+
+/** Returns the JSON body of a 200 (possibly null), or throws an HttpError. */
+export type RouteHandler = (ctx: RouteContext) => unknown;

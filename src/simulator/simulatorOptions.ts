@@ -1,0 +1,88 @@
+/** Options of `startSimulator`, each with its default, and their validation. */
+import type { FaultSettings } from './faults/faultSettings.js';
+import { validateRateLimit, type RateLimit } from './limits/slidingWindowLimiter.js';
+import { DEFAULT_START_SEC, type WorldOptions } from './world/world.js';
+
+export type ClockMode = 'manual' | 'realtime';
+
+export interface SimulatorOptions extends WorldOptions {
+  /** TCP port on 127.0.0.1; 0 picks a free port. Default 0. */
+  port?: number;
+  /** Expected `x-api-key`. Undefined: any non-empty key is accepted. Never logged. Default undefined. */
+  apiKey?: string;
+  /** Sliding window for keyed requests. Default { requests: 600, windowMs: 60_000 }. */
+  rateLimit?: Partial<RateLimit>;
+  /** Separate, lower window for requests without `x-api-key`. Default { requests: 60, windowMs: 60_000 }. */
+  keylessRateLimit?: Partial<RateLimit>;
+  /** Cap on end - start of list pages (the server returns fewer than asked). Default 20. */
+  maxPageSize?: number;
+  /** Send Retry-After / x-ratelimit-reset as decimal seconds (for short test windows). Default false. */
+  subSecondRetryAfter?: boolean;
+  /**
+   * 'manual': simulated time moves only with `world.step()`, starting at `startSec` (default
+   * 2026-01-01T00:00:00Z). 'realtime': the world steps itself every `stepEveryMs`, starting at
+   * the real now unless `startSec` is given. Default 'manual'.
+   */
+  clock?: ClockMode;
+  /** Real-time mode: how often the world steps, ms. Default 1000. */
+  stepEveryMs?: number;
+  /** Real-time mode: simulated seconds per real second. Default 1. */
+  speed?: number;
+  /** Initial fault settings (all off by default); change later with `sim.faults.set()`. */
+  faults?: Partial<FaultSettings>;
+  /** Request log capacity (oldest dropped). Default 200,000. */
+  requestLogLimit?: number;
+  /** Wall clock used by the rate limiter and the request log, ms. Default Date.now. */
+  nowMs?: () => number;
+}
+
+export interface ResolvedOptions {
+  world: WorldOptions & { startSec: number };
+  port: number;
+  apiKey: string | undefined;
+  rateLimit: RateLimit;
+  keylessRateLimit: RateLimit;
+  maxPageSize: number;
+  subSecondRetryAfter: boolean;
+  clock: ClockMode;
+  stepEveryMs: number;
+  speed: number;
+  faults: Partial<FaultSettings>;
+  requestLogLimit: number;
+  nowMs: () => number;
+}
+
+const DEFAULT_WINDOW_MS = 60_000;
+
+export function positiveInt(name: string, v: number): number {
+  if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`${name} must be a positive integer, got ${v}`);
+  return v;
+}
+
+export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
+  const nowMs = o.nowMs ?? Date.now;
+  const clock = o.clock ?? 'manual';
+  if (clock !== 'manual' && clock !== 'realtime') throw new RangeError(`clock must be manual or realtime, got ${String(clock)}`);
+  const port = o.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new RangeError(`port must be an integer 0..65535, got ${port}`);
+  const speed = o.speed ?? 1;
+  if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError(`speed must be a positive number, got ${speed}`);
+  if (o.apiKey !== undefined && o.apiKey === '') throw new RangeError('apiKey must not be empty when set');
+  const { rateLimit, keylessRateLimit } = o;
+  const worldOptions: WorldOptions = { seed: o.seed, markets: o.markets, tradesPerMarketHour: o.tradesPerMarketHour, newEventsPerDay: o.newEventsPerDay, settlementLagSec: o.settlementLagSec };
+  return {
+    world: { ...worldOptions, startSec: o.startSec ?? (clock === 'realtime' ? Math.floor(nowMs() / 1000) : DEFAULT_START_SEC) },
+    port,
+    apiKey: o.apiKey,
+    rateLimit: validateRateLimit({ requests: rateLimit?.requests ?? 600, windowMs: rateLimit?.windowMs ?? DEFAULT_WINDOW_MS }, 'rateLimit'),
+    keylessRateLimit: validateRateLimit({ requests: keylessRateLimit?.requests ?? 60, windowMs: keylessRateLimit?.windowMs ?? DEFAULT_WINDOW_MS }, 'keylessRateLimit'),
+    maxPageSize: positiveInt('maxPageSize', o.maxPageSize ?? 20),
+    subSecondRetryAfter: o.subSecondRetryAfter ?? false,
+    clock,
+    stepEveryMs: positiveInt('stepEveryMs', o.stepEveryMs ?? 1000),
+    speed,
+    faults: o.faults ?? {},
+    requestLogLimit: positiveInt('requestLogLimit', o.requestLogLimit ?? 200_000),
+    nowMs,
+  };
+}

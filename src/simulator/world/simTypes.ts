@@ -1,0 +1,67 @@
+/**
+ * The simulator's own records: the state the wire JSON is rendered from. Not the domain model
+ * (src/domain) and not the wire shape (see wire.ts): this is what the fake upstream "stores".
+ * Prices are kept in micro-USD on whole cents so the pricing object and the order book agree.
+ */
+import type { CONCRETE_CATEGORIES, KnownProvider } from '../../domain/types.js';
+
+export type SimProvider = KnownProvider;
+export type SimCategory = (typeof CONCRETE_CATEGORIES)[number];
+export type Outcome = 'yes' | 'no';
+
+export interface SimEvent {
+  readonly eventId: string;
+  readonly provider: SimProvider;
+  readonly series: string;
+  readonly category: SimCategory;
+  readonly subcategory: string;
+  readonly title: string;
+  /** Lower-cased title, kept for search. */
+  readonly titleLower: string;
+  readonly subtitle: string;
+  readonly closeCondition: string;
+  readonly multipleWinners: boolean;
+  readonly createdAtSec: number;
+  /** When the event begins (game start, ...); null for events without a start. */
+  beginAtSec: number | null;
+  /** Listed on /events. False once resolved or delisted. */
+  isActive: boolean;
+  /** Winning market id; '' while unresolved. */
+  winner: string;
+  volumeMicroUsd: number;
+  tvlMicroUsd: number;
+  lastTradeSec: number;
+  readonly marketIds: string[];
+  /** Markets whose result is still null. The event resolves when it reaches 0. */
+  unresolvedCount: number;
+  /** Creation order, used to keep listings of equal keys deterministic. */
+  readonly ordinal: number;
+}
+
+export interface SimMarket {
+  readonly marketId: string;
+  readonly eventId: string;
+  readonly title: string;
+  readonly subtitle: string;
+  readonly openTimeSec: number;
+  closeTimeSec: number;
+  /** 0 while settlement is pending, as on the wire. */
+  settlementTimeSec: number;
+  status: 'open' | 'closed';
+  result: Outcome | null;
+  /** Hidden truth revealed at settlement (mutators may override it). */
+  outcome: Outcome;
+  /** Best YES bid = sellYesPriceUsd; whole cents, in micro-USD. */
+  bidMicroUsd: number;
+  /** Best YES ask = buyYesPriceUsd; whole cents, in micro-USD. */
+  askMicroUsd: number;
+  /** Traded contracts in hundredths (rendered as volume / 100, exact in JSON). */
+  volumeCenti: number;
+  /** Bumped on every change that should change the order book. */
+  bookVersion: number;
+  /** Some markets have no book at all (the endpoint answers null). */
+  readonly hasBook: boolean;
+  lastTradeSec: number;
+  /** Index in the world's open-market list, -1 once closed. */
+  openIndex: number;
+}

@@ -1,0 +1,102 @@
+/**
+ * Renders simulator records as the spec's wire JSON, fresh on each call (callers may mutate the
+ * result, e.g. to inject faults). Derived flags (isLive, isTrending) depend on the world's now.
+ */
+import { dateText } from './catalog.js';
+import { formattedUsd, MICRO_PER_USD, usdString } from './money.js';
+import type { SimEvent, SimMarket } from './simTypes.js';
+import type { WireEvent, WireMarket } from './wireTypes.js';
+import type { WorldState } from './worldState.js';
+
+/** `filter=trending` and `isTrending`: a trade within this long. */
+export const TRENDING_WINDOW_SEC = 3600;
+/** `filter=new`: created within this long. */
+export const NEW_WINDOW_SEC = 86_400;
+
+/** Begun and not yet resolved or delisted. */
+export function isLive(event: SimEvent, nowSec: number): boolean {
+  return event.isActive && event.beginAtSec !== null && event.beginAtSec <= nowSec;
+}
+
+export function isTrending(event: SimEvent, nowSec: number): boolean {
+  return event.isActive && nowSec - event.lastTradeSec < TRENDING_WINDOW_SEC;
+}
+
+export function isNew(event: SimEvent, nowSec: number): boolean {
+  return nowSec - event.createdAtSec < NEW_WINDOW_SEC;
+}
+
+function metadataStatus(m: SimMarket): string {
+  if (m.result !== null) return 'finalized';
+  return m.status === 'open' ? 'active' : 'closed';
+}
+
+export function renderMarket(state: WorldState, m: SimMarket): WireMarket {
+  const volume = m.volumeCenti / 100;
+  const closeText = dateText(m.closeTimeSec);
+  return {
+    marketId: m.marketId,
+    status: m.status,
+    result: m.result,
+    openTime: m.openTimeSec,
+    closeTime: m.closeTimeSec,
+    settlementTime: m.settlementTimeSec,
+    metadata: {
+      marketId: m.marketId,
+      isTradable: m.status === 'open' && m.hasBook,
+      title: m.title,
+      subtitle: m.subtitle,
+      description: `Resolves YES if "${m.title}" is the outcome by ${closeText}; otherwise NO.`,
+      status: metadataStatus(m),
+      result: m.result ?? '',
+      closeTime: m.closeTimeSec,
+      openTime: m.openTimeSec,
+      settlementTime: m.settlementTimeSec,
+      rulesPrimary: `If ${m.title} is confirmed by the resolution source before ${closeText}, the market resolves to Yes.`,
+      rulesSecondary: 'If the outcome is ambiguous or the source is unavailable, the market resolves per the full rules.',
+    },
+    pricing: {
+      buyYesPriceUsd: m.askMicroUsd,
+      buyNoPriceUsd: MICRO_PER_USD - m.bidMicroUsd,
+      sellYesPriceUsd: m.bidMicroUsd,
+      sellNoPriceUsd: MICRO_PER_USD - m.askMicroUsd,
+      volume,
+    },
+  };
+}
+
+export interface RenderEventOptions {
+  includeMarkets: boolean;
+  /** True in the suggested-events response ("recommended in the current response context"). */
+  isRecommended?: boolean;
+}
+
+export function renderEvent(state: WorldState, e: SimEvent, opts: RenderEventOptions): WireEvent {
+  const now = state.nowSec;
+  const wire: WireEvent = {
+    eventId: e.eventId,
+    series: e.series,
+    winner: e.winner,
+    multipleWinners: e.multipleWinners,
+    isActive: e.isActive,
+    isLive: isLive(e, now),
+    isTrending: isTrending(e, now),
+    isRecommended: opts.isRecommended ?? false,
+    category: e.category,
+    subcategory: e.subcategory,
+    tvlDollars: formattedUsd(e.tvlMicroUsd),
+    volumeUsd: usdString(e.volumeMicroUsd),
+    closeCondition: e.closeCondition,
+    beginAt: e.beginAtSec === null ? null : String(e.beginAtSec),
+    rulesPdf: `https://rules.sim.invalid/${e.provider}/${encodeURIComponent(e.series)}.pdf`,
+    metadata: {
+      eventId: e.eventId,
+      title: e.title,
+      subtitle: e.subtitle,
+      imageUrl: `https://images.sim.invalid/events/${encodeURIComponent(e.eventId)}.png`,
+      isLive: isLive(e, now),
+    },
+  };
+  if (opts.includeMarkets) wire.markets = e.marketIds.map((id) => renderMarket(state, state.marketsById.get(id)!));
+  return wire;
+}

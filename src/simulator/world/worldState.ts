@@ -1,0 +1,68 @@
+/**
+ * The mutable state every world module works on. Kept as plain data so creation, lifecycle,
+ * trading and stepping can live in separate files; `World` (world.ts) is the public face.
+ */
+import { IdAllocator } from './idAllocator.js';
+import { Rng } from './prng.js';
+import type { SimEvent, SimMarket } from './simTypes.js';
+import { TimeQueue } from './timeQueue.js';
+
+export interface WorldSettings {
+  /** Average trades per open market per simulated hour; each trade moves one market's price. */
+  tradesPerMarketHour: number;
+  /** New events per simulated day. */
+  newEventsPerDay: number;
+  /** Delay between a market's close and its settlement, seconds, [min, max]. */
+  settlementLagSec: readonly [number, number];
+}
+
+export interface WorldState {
+  readonly seed: number;
+  readonly rng: Rng;
+  readonly ids: IdAllocator;
+  nowSec: number;
+  /** In creation order. */
+  readonly events: SimEvent[];
+  readonly eventsById: Map<string, SimEvent>;
+  readonly marketsById: Map<string, SimMarket>;
+  /** Open markets, for O(1) random picks; each market knows its index (swap-remove). */
+  readonly openMarkets: SimMarket[];
+  readonly queue: TimeQueue<'close' | 'settle'>;
+  readonly settings: WorldSettings;
+  /** Bumped by every change; derived caches (listings) are valid for one version. */
+  version: number;
+  /** Fractional trades / new events owed by previous steps, so small steps add up. */
+  tradeCarry: number;
+  spawnCarry: number;
+}
+
+export function newWorldState(seed: number, nowSec: number, settings: WorldSettings): WorldState {
+  const rng = Rng.seeded(seed);
+  return {
+    seed,
+    rng,
+    ids: new IdAllocator(Rng.seeded(seed ^ 0x5bd1e995)),
+    nowSec,
+    events: [],
+    eventsById: new Map(),
+    marketsById: new Map(),
+    openMarkets: [],
+    queue: new TimeQueue(),
+    settings,
+    version: 0,
+    tradeCarry: 0,
+    spawnCarry: 0,
+  };
+}
+
+export function requireEvent(state: WorldState, eventId: string): SimEvent {
+  const event = state.eventsById.get(eventId);
+  if (!event) throw new RangeError(`unknown event ${JSON.stringify(eventId)}`);
+  return event;
+}
+
+export function requireMarket(state: WorldState, marketId: string): SimMarket {
+  const market = state.marketsById.get(marketId);
+  if (!market) throw new RangeError(`unknown market ${JSON.stringify(marketId)}`);
+  return market;
+}

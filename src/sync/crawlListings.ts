@@ -1,0 +1,50 @@
+import type { PredictionClient } from '../api/client/index.js';
+import type { Sql } from '../db/connect.js';
+import type { Category } from '../domain/types.js';
+import { writeEvents } from '../store/writeEvents.js';
+import type { SyncContext } from './SyncContext.js';
+
+/**
+ * Pages through GET /events?includeMarkets=true for every provider × category, committing each
+ * page on its own. Sorted by beginAt (ascending, ties by id upstream): unlike volume, it does not
+ * reshuffle while we page. Returns the events whose embedded market list came back missing.
+ */
+export async function crawlListings(ctx: SyncContext): Promise<{ eventId: string; provider: string }[]> {
+  const missingMarkets: { eventId: string; provider: string }[] = [];
+  for (const provider of ctx.providers) {
+    for (const category of ctx.categories) {
+      if (ctx.signal?.aborted) return missingMarkets;
+      await crawlOne(ctx, ctx.client, ctx.sql, provider, category as Category, missingMarkets);
+    }
+  }
+  return missingMarkets;
+}
+
+async function crawlOne(
+  ctx: SyncContext,
+  client: PredictionClient,
+  sql: Sql,
+  provider: string,
+  category: Category,
+  missingMarkets: { eventId: string; provider: string }[],
+): Promise<void> {
+  const pages = client.iterateEvents({
+    provider: provider as 'kalshi' | 'polymarket',
+    category,
+    includeMarkets: true,
+    sortBy: 'beginAt',
+    sortDirection: 'asc',
+  });
+  for await (const page of pages) {
+    const observedAt = ctx.now();
+    const counts = await writeEvents(sql, { runId: ctx.runId, endpoint: '/events', events: page.items, observedAt, fence: ctx.fence });
+    ctx.totals.add(counts);
+    for (const item of page.items) {
+      if (item.ok && (item.value.markets === null || item.value.markets.length === 0)) {
+        missingMarkets.push({ eventId: item.value.eventId, provider: item.value.provider ?? provider });
+      }
+    }
+    ctx.progress(`crawl ${provider}/${category} page ${page.pageIndex + 1}`);
+    if (ctx.signal?.aborted) return;
+  }
+}

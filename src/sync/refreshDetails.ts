@@ -1,0 +1,70 @@
+import type { Checked, Event, Market } from '../domain/types.js';
+import {
+  selectClosingMarkets,
+  selectMarketsLackingDetail,
+  selectStaleEvents,
+  selectStaleMarkets,
+  type MarketTarget,
+} from '../sql/selectSyncTargets.js';
+import { writeEvents } from '../store/writeEvents.js';
+import { writeMarkets } from '../store/writeMarkets.js';
+import { fetchInBatches } from './fetchInBatches.js';
+import type { SyncContext } from './SyncContext.js';
+
+/** Pages GET /events/{id}/markets for events whose listing came without their markets. */
+export async function fetchEventMarkets(ctx: SyncContext, events: readonly { eventId: string; provider: string }[]): Promise<void> {
+  for (const { eventId, provider } of events) {
+    if (ctx.signal?.aborted) return;
+    for await (const page of ctx.client.iterateEventMarkets(eventId)) {
+      const markets = page.items.map((checked) => ({ checked, eventId, provider }));
+      ctx.totals.add(await writeMarkets(ctx.sql, { runId: ctx.runId, endpoint: '/events/{eventId}/markets', markets, observedAt: ctx.now(), fence: ctx.fence }));
+    }
+  }
+}
+
+/**
+ * Events that left the listing but may still change (no winner yet, or still active): their
+ * detail, with markets, is the only place their winner and final state appear.
+ */
+export async function refreshStaleEvents(ctx: SyncContext, cycleStart: Date): Promise<void> {
+  const targets = await selectStaleEvents(ctx.sql, ctx.providers, cycleStart);
+  await fetchInBatches(
+    targets,
+    (t) => ctx.client.getEvent(t.eventId, { includeMarkets: true }),
+    async (results, observedAt) => {
+      // The detail endpoint takes no provider; the stored one is authoritative.
+      const events: Checked<Event>[] = results.map(({ item, result }) =>
+        result.ok ? { ok: true, value: { ...result.value, provider: result.value.provider ?? item.provider } } : result,
+      );
+      ctx.totals.add(await writeEvents(ctx.sql, { runId: ctx.runId, endpoint: '/events/{eventId}', events, observedAt, fence: ctx.fence }));
+      ctx.progress(`event details ${results.length}/${targets.length}`);
+    },
+    { batchSize: ctx.batchSize, signal: ctx.signal, now: ctx.now, onNotFound: () => void ctx.totals.notFound++ },
+  );
+}
+
+/**
+ * Markets still unsettled that no listing or event detail showed since `seenSince`, markets whose
+ * records so far lacked metadata, and (with `closingWindow`) open markets around their close time:
+ * fetched one by one from GET /markets/{id}.
+ */
+export async function refreshStaleMarkets(
+  ctx: SyncContext,
+  seenSince: Date,
+  closingWindow?: { aheadSec: number; behindSec: number },
+): Promise<void> {
+  const stale = await selectStaleMarkets(ctx.sql, ctx.providers, seenSince);
+  const lacking = await selectMarketsLackingDetail(ctx.sql, ctx.providers);
+  const closing = closingWindow ? await selectClosingMarkets(ctx.sql, ctx.providers, { now: ctx.now(), ...closingWindow }) : [];
+  const targets = [...new Map([...stale, ...lacking, ...closing].map((t) => [t.marketId, t])).values()];
+  await fetchInBatches<MarketTarget, Checked<Market>>(
+    targets,
+    (t) => ctx.client.getMarket(t.marketId),
+    async (results, observedAt) => {
+      const markets = results.map(({ item, result }) => ({ checked: result, eventId: item.eventId, provider: item.provider }));
+      ctx.totals.add(await writeMarkets(ctx.sql, { runId: ctx.runId, endpoint: '/markets/{marketId}', markets, observedAt, fence: ctx.fence }));
+      ctx.progress(`market details ${results.length}/${targets.length}`);
+    },
+    { batchSize: ctx.batchSize, signal: ctx.signal, now: ctx.now, onNotFound: () => void ctx.totals.notFound++ },
+  );
+}

@@ -1,0 +1,77 @@
+import type { PredictionClient } from '../api/client/index.js';
+import type { Sql } from '../db/connect.js';
+import type { WriteFence } from '../sql/acquireWriteLock.js';
+import { finishRun, startRun, type RunTotals } from '../sql/ingestRuns.js';
+import { SyncTotals } from './syncTotals.js';
+import type { SyncContext } from './SyncContext.js';
+
+export interface JobOptions {
+  providers: readonly string[];
+  categories: readonly string[];
+  /** Items fetched per write transaction in the detail and order-book phases. Default 50. */
+  batchSize?: number;
+  /** Aborting stops the job after the page or batch in flight commits or rolls back. */
+  signal?: AbortSignal | undefined;
+  /** Checked in every write transaction (see WriteFence). */
+  fence?: WriteFence | undefined;
+  /** Observation clock. Default: the system clock. */
+  now?: () => Date;
+  progress?: (message: string) => void;
+}
+
+export interface JobResult {
+  job: string;
+  runId: number;
+  status: 'succeeded' | 'aborted';
+  totals: RunTotals;
+  notFound: number;
+  startedAt: Date;
+  durationMs: number;
+}
+
+/**
+ * Runs `work` as one recorded execution of `job`: an ingest_runs row opened first (committed at
+ * once, so a crash stays visible) and closed with the counts, as failed when `work` throws.
+ */
+export async function runJob(
+  sql: Sql,
+  client: PredictionClient,
+  job: string,
+  options: JobOptions,
+  work: (ctx: SyncContext) => Promise<void>,
+): Promise<JobResult> {
+  const now = options.now ?? (() => new Date());
+  const startedAt = now();
+  const runId = await startRun(sql, job, startedAt);
+  const ctx: SyncContext = {
+    sql,
+    client,
+    runId,
+    providers: options.providers,
+    categories: options.categories,
+    now,
+    totals: new SyncTotals(() => client.stats()),
+    batchSize: options.batchSize ?? 50,
+    signal: options.signal,
+    fence: options.fence,
+    progress: options.progress ?? (() => {}),
+  };
+  try {
+    await work(ctx);
+  } catch (error) {
+    const status = options.signal?.aborted ? 'aborted' : 'failed';
+    await finishRun(sql, runId, status, ctx.totals.toRunTotals(), now(), describe(error)).catch(() => {});
+    throw error;
+  }
+  const status = options.signal?.aborted ? 'aborted' : 'succeeded';
+  const finishedAt = now();
+  const totals = ctx.totals.toRunTotals();
+  await finishRun(sql, runId, status, totals, finishedAt, status === 'aborted' ? 'stopped by a signal' : null);
+  return { job, runId, status, totals, notFound: ctx.totals.notFound, startedAt, durationMs: finishedAt.getTime() - startedAt.getTime() };
+}
+
+function describe(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e instanceof Error; e = e.cause) parts.push(e.message);
+  return parts.join(': ') || String(error);
+}

@@ -1,0 +1,37 @@
+import type { PredictionClient } from '../api/client/index.js';
+import type { Sql } from '../db/connect.js';
+import { abortOrphanedRuns } from '../sql/ingestRuns.js';
+import { crawlListings } from './crawlListings.js';
+import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from './refreshDetails.js';
+import { runJob, type JobOptions, type JobResult } from './runJob.js';
+import { sweepOrderBooks } from './sweepOrderBooks.js';
+
+export interface SyncOptions extends JobOptions {
+  /** Order books fetched per cycle at most; null: every open market. */
+  maxOrderBooks: number | null;
+}
+
+export type SyncResult = JobResult;
+
+export const SYNC_JOB = 'sync';
+
+/**
+ * One complete cycle: crawl the listings, refresh what left them, sweep order books. Every page or
+ * batch commits on its own, so a cycle killed at any point leaves a consistent database and the
+ * next one completes the work.
+ */
+export function runSyncCycle(sql: Sql, client: PredictionClient, options: SyncOptions): Promise<SyncResult> {
+  return runJob(sql, client, SYNC_JOB, options, async (ctx) => {
+    const cycleStart = ctx.now();
+    const missingMarkets = await crawlListings(ctx);
+    await fetchEventMarkets(ctx, missingMarkets);
+    await refreshStaleEvents(ctx, cycleStart);
+    await refreshStaleMarkets(ctx, cycleStart);
+    await sweepOrderBooks(ctx, { limit: options.maxOrderBooks });
+  });
+}
+
+/** Closes runs of a job that a dead process left 'running'. Call while holding the job's lock. */
+export function closeOrphanedRuns(sql: Sql, job: string, now: Date): Promise<number> {
+  return abortOrphanedRuns(sql, job, now);
+}

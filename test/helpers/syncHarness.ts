@@ -1,0 +1,41 @@
+import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
+import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
+import { runSyncCycle, type SyncOptions, type SyncResult } from '../../src/sync/runSyncCycle.js';
+import type { Sql } from '../../src/db/connect.js';
+
+export const API_KEY = 'test-key-5f2c91';
+
+/** A simulator on a manual clock, and a client against it that retries fast. */
+export async function startHarness(options: SimulatorOptions = {}): Promise<{ sim: Simulator; newClient: () => PredictionClient }> {
+  const sim = await startSimulator({
+    seed: 7,
+    markets: 150,
+    apiKey: API_KEY,
+    rateLimit: { requests: 1_000_000, windowMs: 60_000 },
+    subSecondRetryAfter: true,
+    ...options,
+  });
+  const newClient = () =>
+    createPredictionClient({
+      baseUrl: sim.url,
+      apiKey: API_KEY,
+      rateLimit: { requests: 1_000_000, windowMs: 60_000 },
+      backoff: { baseMs: 5, capMs: 50 },
+      defaultRateLimitPause: { initialMs: 50, capMs: 200 },
+      maxAttempts: 8,
+      maxRateLimitRetries: 50,
+    });
+  return { sim, newClient };
+}
+
+/** One cycle over every provider and category, observed on the simulator's clock. */
+export function syncOnce(sql: Sql, client: PredictionClient, sim: Simulator, options: Partial<SyncOptions> = {}): Promise<SyncResult> {
+  return runSyncCycle(sql, client, {
+    providers: KNOWN_PROVIDERS,
+    categories: CONCRETE_CATEGORIES,
+    maxOrderBooks: null,
+    now: () => new Date(sim.world.nowSec * 1000),
+    ...options,
+  });
+}

@@ -1,0 +1,199 @@
+import { createServer, type AddressInfo } from 'node:net';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMetrics } from '../../src/ops/metrics.js';
+import { createReadiness } from '../../src/ops/readiness.js';
+import { startOpsServer, type OpsServer } from '../../src/ops/startOpsServer.js';
+import { useTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { startTcpProxy, type TcpProxy } from './tcpProxy.js';
+
+const MINUTE = 60_000;
+const clients: postgres.Sql[] = [];
+/** A one-connection pool of its own, as the service should give its readiness probe. */
+function probePool(url: string): postgres.Sql {
+  const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  clients.push(sql);
+  return sql;
+}
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.end({ timeout: 1 })));
+});
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await useTestDatabase({ migrated: false });
+});
+
+describe('readiness: the database', () => {
+  it('is ready when the database answers', async () => {
+    const readiness = createReadiness({ sql: probePool(db.url), jobs: [], lastSuccess: () => null });
+    expect(await readiness()).toEqual({ ready: true, checks: { database: { ok: true } } });
+  });
+
+  it('is not ready, saying why, when nothing listens at the database address', async () => {
+    const readiness = createReadiness({ sql: probePool('postgres://nobody:secret@127.0.0.1:1/none'), jobs: [], lastSuccess: () => null });
+    const result = await readiness();
+    expect(result.ready).toBe(false);
+    expect(result.checks.database!.ok).toBe(false);
+    expect(result.checks.database!.detail).toMatch(/^select 1 failed: .*ECONNREFUSED/);
+  });
+
+  it('is not ready when the database does not answer in time', async () => {
+    // A server that accepts the TCP connection and then says nothing: postgres.js would wait.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const readiness = createReadiness({ sql: probePool(`postgres://u@127.0.0.1:${port}/db`), jobs: [], lastSuccess: () => null, timeoutMs: 200 });
+      const result = await readiness();
+      expect(result).toEqual({ ready: false, checks: { database: { ok: false, detail: 'no answer to select 1 within 200 ms' } } });
+    } finally {
+      silent.close();
+    }
+  });
+});
+
+describe('readiness: the jobs', () => {
+  const START = Date.UTC(2025, 0, 1);
+  const jobs = [
+    { name: 'crawl', expectedPeriodMs: 10 * MINUTE },
+    { name: 'books', expectedPeriodMs: 30 * MINUTE },
+  ];
+  function setup() {
+    const clock = { now: START };
+    const metrics = createMetrics({ processMetrics: false, now: () => clock.now });
+    const readiness = createReadiness({ sql: probePool(db.url), jobs, lastSuccess: metrics.lastSuccess, now: () => clock.now });
+    return { clock, metrics, readiness };
+  }
+
+  it('gives a job that never succeeded a grace of two periods from start', async () => {
+    const { clock, readiness } = setup();
+    let result = await readiness();
+    expect(result.ready).toBe(true);
+    expect(result.checks['job:crawl']).toEqual({ ok: true, detail: 'no success yet; within the start-up grace of 1200 s (0 s elapsed)' });
+
+    clock.now = START + 20 * MINUTE;
+    expect((await readiness()).ready).toBe(true);
+
+    clock.now = START + 20 * MINUTE + 1;
+    result = await readiness();
+    expect(result.ready).toBe(false);
+    expect(result.checks['job:crawl']).toEqual({ ok: false, detail: 'no success in the 1200 s since start (allowed 1200 s)' });
+    expect(result.checks['job:books']!.ok).toBe(true);
+    expect(result.checks.database).toEqual({ ok: true });
+  });
+
+  it('is ready while each last success is within two periods, and not after', async () => {
+    const { clock, metrics, readiness } = setup();
+    clock.now = START + 5 * MINUTE;
+    metrics.markJobSuccess('crawl', clock.now);
+    metrics.markJobSuccess('books', clock.now);
+
+    clock.now += 20 * MINUTE;
+    let result = await readiness();
+    expect(result.ready).toBe(true);
+    expect(result.checks['job:crawl']).toEqual({ ok: true, detail: 'last success 1200 s ago (allowed 1200 s)' });
+
+    clock.now += 1;
+    result = await readiness();
+    expect(result.ready).toBe(false);
+    expect(result.checks['job:crawl']!.ok).toBe(false);
+    expect(result.checks['job:crawl']!.detail).toBe('last success 1200 s ago, more than the 1200 s allowed');
+    expect(result.checks['job:books']!.ok).toBe(true);
+
+    metrics.markJobSuccess('crawl', clock.now);
+    expect((await readiness()).ready).toBe(true);
+  });
+
+  it('accepts a last success read asynchronously, e.g. from the database', async () => {
+    const sql = probePool(db.url);
+    const readiness = createReadiness({
+      sql,
+      jobs: [{ name: 'crawl', expectedPeriodMs: 10 * MINUTE }],
+      // What a standby would do: ask the database when the job (run by whichever instance) last succeeded.
+      lastSuccess: async () => {
+        const [row] = await sql<{ ms: number }[]>`select (extract(epoch from now() - interval '5 minutes') * 1000)::float8 as ms`;
+        return row!.ms;
+      },
+    });
+    const result = await readiness();
+    expect(result.ready).toBe(true);
+    expect(result.checks['job:crawl']!.detail).toMatch(/^last success 30\d s ago \(allowed 1200 s\)$/);
+  });
+
+  it('is not ready when the last success does not come in time', async () => {
+    const readiness = createReadiness({
+      sql: probePool(db.url),
+      jobs: [{ name: 'crawl', expectedPeriodMs: MINUTE }],
+      lastSuccess: () => new Promise<number>(() => {}),
+      timeoutMs: 200,
+    });
+    const result = await readiness();
+    expect(result.ready).toBe(false);
+    expect(result.checks['job:crawl']).toEqual({ ok: false, detail: 'no answer about the last success within 200 ms' });
+    expect(result.checks.database).toEqual({ ok: true });
+  });
+
+  it('is not ready when the last success cannot be read', async () => {
+    const readiness = createReadiness({
+      sql: probePool(db.url),
+      jobs: [{ name: 'crawl', expectedPeriodMs: MINUTE }],
+      lastSuccess: () => {
+        throw new Error('cache broken');
+      },
+    });
+    const result = await readiness();
+    expect(result.ready).toBe(false);
+    expect(result.checks['job:crawl']).toEqual({ ok: false, detail: 'cannot read the last success: cache broken' });
+    const rejecting = createReadiness({
+      sql: probePool(db.url),
+      jobs: [{ name: 'crawl', expectedPeriodMs: MINUTE }],
+      lastSuccess: async () => {
+        throw new Error('query failed', { cause: new Error('connection reset') });
+      },
+    });
+    expect((await rejecting()).checks['job:crawl']).toEqual({ ok: false, detail: 'cannot read the last success: query failed: connection reset' });
+  });
+});
+
+describe('/readyz while the database goes away and comes back', () => {
+  let proxy: TcpProxy;
+  let server: OpsServer;
+  beforeAll(async () => {
+    const target = new URL(db.url);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(db.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const metrics = createMetrics({ processMetrics: false });
+    server = await startOpsServer({
+      port: 0,
+      metrics,
+      readiness: createReadiness({ sql: probePool(viaProxy.toString()), jobs: [], lastSuccess: metrics.lastSuccess }),
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await proxy?.stop();
+  });
+
+  it('turns 503 while the database is unreachable and 200 again when it returns', async () => {
+    const readyz = async () => {
+      const res = await fetch(`${server.url}/readyz`);
+      return { status: res.status, body: (await res.json()) as { ready: boolean; checks: Record<string, { ok: boolean; detail?: string }> } };
+    };
+    expect((await readyz()).status).toBe(200);
+
+    await proxy.stop();
+    const down = await readyz();
+    expect(down.status).toBe(503);
+    expect(down.body.ready).toBe(false);
+    expect(down.body.checks.database!.detail).toMatch(/^select 1 failed/);
+    expect((await readyz()).status).toBe(503);
+
+    await proxy.start();
+    const back = await readyz();
+    expect(back.status).toBe(200);
+    expect(back.body).toEqual({ ready: true, checks: { database: { ok: true } } });
+  });
+});

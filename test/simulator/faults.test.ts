@@ -1,0 +1,148 @@
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { get } from './http.js';
+import { eventSchema, marketSchema, orderBookSchema, serviceErrorSchema } from './wireSchemas.js';
+
+let sims: Simulator[] = [];
+afterEach(async () => {
+  await Promise.all(sims.map((s) => s.stop()));
+  sims = [];
+});
+const start = async (opts: Parameters<typeof startSimulator>[0] = {}) => {
+  const sim = await startSimulator({ seed: 21, markets: 300, apiKey: 'test-key', ...opts });
+  sims.push(sim);
+  return sim;
+};
+
+describe('request faults', () => {
+  it('errorRate answers random 500/502/503 in the service shape, and can be switched off', async () => {
+    const sim = await start({ faults: { errorRate: 1 } });
+    const statuses = new Set<number>();
+    for (let i = 0; i < 30; i++) {
+      const r = await get(sim, '/events');
+      statuses.add(r.status);
+      expect(serviceErrorSchema.parse(r.body).type).toBe('api_error');
+    }
+    expect([...statuses].sort()).toEqual([500, 502, 503]);
+    // Injected 5xx count against the limit: the upstream spent the quota before failing.
+    expect(sim.counters().accepted).toBe(30);
+    sim.faults.set({ errorRate: 0 });
+    expect((await get(sim, '/events')).status).toBe(200);
+  });
+
+  it('orderbookErrorRate fails only /orderbook with 502', async () => {
+    const sim = await start({ faults: { orderbookErrorRate: 1 } });
+    const market = sim.world.markets().find((m) => m.status === 'open')!;
+    expect((await get(sim, `/orderbook/${market.marketId}`)).status).toBe(502);
+    expect((await get(sim, `/markets/${market.marketId}`)).status).toBe(200);
+  });
+
+  it('a hung request never answers, and stop() still closes everything', async () => {
+    const sim = await start({ faults: { hangRate: 1 } });
+    const pending = request(`${sim.url}/events`, { headers: { 'x-api-key': 'test-key' } }).then(
+      (r) => r.statusCode,
+      (err: Error) => err.name,
+    );
+    await expect.poll(() => sim.requests.length).toBe(1);
+    expect(sim.requests[0]).toMatchObject({ outcome: 'hung', status: null, accepted: true });
+    await sim.stop();
+    expect(await pending).toMatch(/Error/);
+  });
+
+  it('latency delays the answer but it arrives', async () => {
+    const sim = await start({ faults: { latencyMs: 30, latencyJitterMs: 20 } });
+    const r = await get(sim, '/events');
+    expect(r.status).toBe(200);
+    expect(sim.requests[0]!.finishedMs! - sim.requests[0]!.timeMs).toBeGreaterThanOrEqual(29);
+  });
+
+  it('stop() resolves while requests sit in a latency delay', async () => {
+    const sim = await start({ faults: { latencyMs: 60_000 } });
+    const pending = get(sim, '/events').catch((err: Error) => err.name);
+    await expect.poll(() => sim.requests.length).toBe(1);
+    await sim.stop();
+    expect(await pending).toMatch(/Error/);
+  });
+
+  it('rejects out-of-range fault settings without changing anything', () => {
+    return start().then((sim) => {
+      expect(() => sim.faults.set({ errorRate: 1.5 })).toThrow(/errorRate/);
+      expect(() => sim.faults.set({ driftKinds: ['nope' as never] })).toThrow(/driftKinds/);
+      expect(sim.faults.get().errorRate).toBe(0);
+    });
+  });
+});
+
+describe('record faults', () => {
+  it('malformedRate breaks listed records only, the same way on every request and run', async () => {
+    const sim = await start({ faults: { malformedRate: 1 } });
+    const twin = await start({ faults: { malformedRate: 1 } });
+    const r = await get(sim, '/events?includeMarkets=true');
+    for (const e of r.body.data) {
+      expect(eventSchema.safeParse(e).success).toBe(false);
+      for (const m of e.markets) expect(marketSchema.safeParse(m).success).toBe(false);
+    }
+    expect((await get(sim, '/events?includeMarkets=true')).text).toBe(r.text);
+    expect((await get(twin, '/events?includeMarkets=true')).text).toBe(r.text);
+    const defects = JSON.stringify(r.body);
+    expect(defects).toContain('"halted"');
+    expect(defects).toContain('\\u0000');
+    // Detail endpoints stay clean.
+    const marketId = r.body.data[0].markets[0].marketId;
+    marketSchema.parse((await get(sim, `/markets/${marketId}`)).body);
+    eventSchema.parse((await get(sim, `/events/${r.body.data[0].eventId}`)).body);
+  });
+
+  it('malformedRate 0.3 breaks about that share, deterministically by id', async () => {
+    const sim = await start({ faults: { malformedRate: 0.3 } });
+    const { data } = (await get(sim, '/events?start=0&end=20&includeMarkets=true')).body;
+    const markets = data.flatMap((e: { markets: unknown[] }) => e.markets);
+    const bad = markets.filter((m: unknown) => !marketSchema.safeParse(m).success).length;
+    expect(bad).toBeGreaterThan(0);
+    expect(bad).toBeLessThan(markets.length);
+  });
+
+  it('nullBookRate answers null books', async () => {
+    const sim = await start({ faults: { nullBookRate: 1 } });
+    const market = sim.world.markets().find((m) => m.status === 'open' && m.hasBook)!;
+    expect((await get(sim, `/orderbook/${market.marketId}`)).text).toBe('null');
+    sim.faults.set({ nullBookRate: 0 });
+    orderBookSchema.parse((await get(sim, `/orderbook/${market.marketId}`)).body);
+  });
+
+  it('drift emits the upstream drifted shapes, kind by kind', async () => {
+    const sim = await start({ faults: { driftRate: 1 } });
+    const open = sim.world.markets().find((m) => m.status === 'open' && m.hasBook)!;
+    const settled = sim.world.markets().find((m) => m.result !== null)!;
+    const eventId = sim.world.listEvents({ provider: 'polymarket', category: 'all' })[0]!.eventId;
+
+    sim.faults.set({ driftKinds: ['pricesAsStrings', 'legacyResult', 'resolveAt'] });
+    const m = (await get(sim, `/markets/${open.marketId}`)).body;
+    expect(typeof m.pricing.buyYesPriceUsd).toBe('string');
+    expect(Number(m.pricing.buyYesPriceUsd)).toBe(open.askMicroUsd);
+    expect(['', 'pending']).toContain(m.result);
+    expect(m).not.toHaveProperty('settlementTime');
+    expect(m.resolveAt).toBeNull();
+    const s = (await get(sim, `/markets/${settled.marketId}`)).body;
+    expect(s.result).toBe(settled.result);
+    expect([settled.settlementTimeSec, new Date(settled.settlementTimeSec * 1000).toISOString()]).toContain(s.resolveAt);
+
+    sim.faults.set({ driftKinds: ['flatMarkets'] });
+    const flat = (await get(sim, `/markets/${open.marketId}`)).body;
+    expect(flat).not.toHaveProperty('metadata');
+    expect(flat.title).toBe(open.title);
+
+    sim.faults.set({ driftKinds: ['bookDollars'] });
+    const book = (await get(sim, `/orderbook/${open.marketId}`)).body;
+    const prices = book.yes.map((l: number[]) => l[0]);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    expect(book.yes_dollars[0][0]).toMatch(/^0\.\d{4}$/);
+
+    sim.faults.set({ driftKinds: ['missingFields', 'extraFields'] });
+    const e = (await get(sim, `/events/${eventId}`)).body;
+    for (const gone of ['series', 'winner', 'tvlDollars']) expect(e).not.toHaveProperty(gone);
+    expect(e).toMatchObject({ provider: 'polymarket', tags: [e.category, e.subcategory] });
+    expect(typeof e.volume24hr).toBe('number');
+  });
+});

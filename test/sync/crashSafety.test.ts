@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Simulator } from '../../src/simulator/index.js';
+import { dbContent } from '../helpers/dbContent.js';
+import { runCli } from '../helpers/runCli.js';
+import { API_KEY, startHarness, syncOnce } from '../helpers/syncHarness.js';
+import { createTestDatabase } from '../helpers/testDatabase.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+let sim: Simulator;
+
+beforeAll(async () => {
+  // A little latency so that a kill lands in the middle of the work, not between runs.
+  ({ sim } = await startHarness({ seed: 3, faults: { latencyMs: 3 } }));
+});
+afterAll(() => sim.stop());
+
+const env = (databaseUrl: string) => ({
+  DATABASE_URL: databaseUrl,
+  PREDICTION_API_URL: sim.url,
+  PREDICTION_API_KEY: API_KEY,
+  PREDICTION_RATE_LIMIT_RPM: '1000000',
+  LOG_LEVEL: 'silent',
+});
+
+/** Starts `sync` in a child process and SIGKILLs it once the simulator has answered `afterRequests` requests. */
+async function syncKilledAfter(databaseUrl: string, afterRequests: number): Promise<boolean> {
+  const start = sim.requests.length;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sync', '--batch-size', '10'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env(databaseUrl) },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let finished = false;
+  void exited.then(() => (finished = true));
+  while (!finished && sim.requests.length - start < afterRequests) await new Promise((r) => setTimeout(r, 2));
+  const killed = !finished && child.kill('SIGKILL');
+  await exited;
+  return killed;
+}
+
+describe('crash safety', () => {
+  it('kill -9 at several points, then a clean run, gives the database of one uninterrupted run', async () => {
+    const reference = await createTestDatabase();
+    const crashed = await createTestDatabase();
+    try {
+      const client = (await import('../../src/app/createClientFromConfig.js')).createClientFromConfig({
+        apiUrl: sim.url, apiKey: API_KEY, rateLimitRpm: 1_000_000,
+      });
+      await syncOnce(reference.sql, client, sim);
+      await client.close();
+
+      // In the listing crawl, mid-crawl, and during the order-book sweep.
+      const kills = [];
+      for (const after of [2, 9, 40, 90]) kills.push(await syncKilledAfter(crashed.url, after));
+      expect(kills.filter(Boolean).length).toBeGreaterThanOrEqual(3);
+
+      const clean = await runCli(['sync'], env(crashed.url));
+      expect(clean.stderr).toBe('');
+      expect(clean.code).toBe(0);
+      expect(clean.stdout).toMatch(/^sync succeeded: run \d+/);
+
+      expect(await dbContent(crashed.sql)).toEqual(await dbContent(reference.sql));
+      const runs = await crashed.sql`select status from prediction.ingest_runs order by run_id`;
+      expect(runs.at(-1)!.status).toBe('succeeded');
+      expect(runs.slice(0, -1).every((r) => r.status === 'aborted' || r.status === 'succeeded')).toBe(true);
+      expect(runs.filter((r) => r.status === 'aborted').length).toBe(kills.filter(Boolean).length);
+    } finally {
+      await reference.close();
+      await crashed.close();
+    }
+  });
+
+  it('exits 3 with a one-line message when the key is rejected, having written no data', async () => {
+    const db = await createTestDatabase();
+    try {
+      const result = await runCli(['sync'], { ...env(db.url), PREDICTION_API_KEY: 'wrong-key-123' });
+      expect(result.code).toBe(3);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain('rejected the key');
+      expect(result.stderr + result.stdout).not.toContain('wrong-key-123');
+      const [{ n }] = (await db.sql`select count(*)::int as n from prediction.events`) as unknown as [{ n: number }];
+      expect(n).toBe(0);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('exits 5 when the API stays down after retries', async () => {
+    const db = await createTestDatabase();
+    try {
+      const result = await runCli(['sync'], { ...env(db.url), PREDICTION_API_URL: 'http://127.0.0.1:9/prediction/v1' }, 120_000);
+      expect(result.code).toBe(5);
+      expect(result.stderr).toMatch(/^prediction-ingest: The API stayed unavailable after retries/);
+      const [run] = await db.sql`select status, error from prediction.ingest_runs`;
+      expect(run!.status).toBe('failed');
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+});
