@@ -7,6 +7,7 @@ import {
   ApiServerError,
 } from '../api/errors.js';
 import { ConfigError } from '../config.js';
+import { UpstreamMismatchError } from '../sql/recordUpstream.js';
 import { CliError } from './cliError.js';
 import { ExitCode } from './exitCodes.js';
 
@@ -21,6 +22,7 @@ const DB_CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETI
 export function classifyError(error: unknown): Classified {
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   if (error instanceof ConfigError) return { exitCode: ExitCode.usage, message: error.message };
+  if (error instanceof UpstreamMismatchError) return { exitCode: ExitCode.usage, message: error.message };
   if (error instanceof ApiRequestInvalidError) return { exitCode: ExitCode.usage, message: error.message };
   if (error instanceof ApiKeyMissingError) return { exitCode: ExitCode.apiKeyRejected, message: error.message };
   if (error instanceof ApiKeyRejectedError) {

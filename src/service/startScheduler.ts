@@ -19,6 +19,8 @@ export type RunOutcome = JobResult | { job: JobName; status: 'failed'; error: un
 
 export interface SchedulerOptions {
   sql: Sql;
+  /** For the job locks, each held on a connection of its own. */
+  databaseUrl: string;
   /** The client each job sends through: one queue, a priority per job. */
   clientFor: (job: JobName) => PredictionClient;
   jobs: readonly { name: JobName; schedule: string }[];
@@ -52,7 +54,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 
   const tick = async (job: JobName) => {
     if (stopping.signal.aborted) return;
-    const lock = await acquireJobLock(options.sql, job, { wait: false });
+    const lock = await acquireJobLock(options.databaseUrl, job, { wait: false });
     if (!lock) {
       options.logger.info({ job }, 'job is still running on another instance; tick skipped');
       return;

@@ -47,6 +47,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   try {
     scheduler = startScheduler({
       sql: database.sql,
+      databaseUrl: options.databaseUrl,
       clientFor: options.clientFor ?? (() => options.client),
       jobs: JOB_NAMES.map((name) => ({ name, schedule: options.schedules[name] })),
       providers: options.providers,

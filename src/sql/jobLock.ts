@@ -1,4 +1,4 @@
-import type { Sql } from '../db/connect.js';
+import postgres from 'postgres';
 import type { WriteFence } from './acquireWriteLock.js';
 
 /** Namespace of the job locks (first key of the two-int advisory lock form); the job name hashes into the second. */
@@ -15,12 +15,20 @@ export interface JobLock {
 }
 
 /**
- * Takes the session advisory lock of `job` on a connection reserved for it: a session lock belongs
- * to one connection, and a pooled one might release it behind our back. Returns null when `wait`
- * is false and another process holds it.
+ * Takes the session advisory lock of `job` on a connection of its own. Not a pooled one (a pool
+ * may hand the session to other work or recycle it), and not postgres.js's `reserve()`: a reserved
+ * connection whose server session died poisons the pool it returns to (postgres 3.4.9 then throws
+ * from a timer, killing the process). Returns null when `wait` is false and another session holds it.
  */
-export async function acquireJobLock(sql: Sql, job: string, options: { wait: boolean }): Promise<JobLock | null> {
-  const conn = await sql.reserve();
+export async function acquireJobLock(databaseUrl: string, job: string, options: { wait: boolean }): Promise<JobLock | null> {
+  // No lifetime or idle limit: recycling the connection would silently drop the lock.
+  const conn = postgres(databaseUrl, {
+    max: 1,
+    max_lifetime: null,
+    idle_timeout: 0,
+    onnotice: () => {},
+    connection: { application_name: `prediction-ingest lock ${job}` },
+  });
   let lock: { pid: number; objid: string; ok: boolean } | undefined;
   try {
     if (options.wait) await conn`select pg_advisory_lock(${JOB_LOCK_NAMESPACE}, hashtext(${job}))`;
@@ -28,11 +36,11 @@ export async function acquireJobLock(sql: Sql, job: string, options: { wait: boo
       select pg_backend_pid() as pid, hashtext(${job})::oid::text as objid,
              ${options.wait} or pg_try_advisory_lock(${JOB_LOCK_NAMESPACE}, hashtext(${job})) as ok`;
   } catch (error) {
-    conn.release();
+    await conn.end({ timeout: 1 });
     throw error;
   }
   if (!lock?.ok) {
-    conn.release();
+    await conn.end({ timeout: 1 });
     return null;
   }
   const { pid, objid } = lock;
@@ -47,13 +55,9 @@ export async function acquireJobLock(sql: Sql, job: string, options: { wait: boo
     release: async () => {
       if (released) return;
       released = true;
-      try {
-        await conn`select pg_advisory_unlock(${JOB_LOCK_NAMESPACE}, hashtext(${job}))`;
-      } catch {
-        // The connection is gone, and the lock with it.
-      } finally {
-        conn.release();
-      }
+      // Closing the session releases its locks; an explicit unlock first frees it without waiting for the close.
+      await conn`select pg_advisory_unlock(${JOB_LOCK_NAMESPACE}, hashtext(${job}))`.catch(() => {});
+      await conn.end({ timeout: 2 });
     },
   };
 }

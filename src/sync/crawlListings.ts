@@ -1,6 +1,7 @@
 import type { PredictionClient } from '../api/client/index.js';
 import type { Sql } from '../db/connect.js';
 import type { Category } from '../domain/types.js';
+import { recordCoverage } from '../sql/recordCoverage.js';
 import { writeEvents } from '../store/writeEvents.js';
 import type { SyncContext } from './SyncContext.js';
 
@@ -35,10 +36,16 @@ async function crawlOne(
     sortBy: 'beginAt',
     sortDirection: 'asc',
   });
+  const scope = { runId: ctx.runId, provider, category };
+  let pageCount = 0;
+  let eventsSeen = 0;
+  await recordCoverage(sql, scope, { now: ctx.now(), pages: 0, eventsSeen: 0, complete: false });
   for await (const page of pages) {
     const observedAt = ctx.now();
     const counts = await writeEvents(sql, { runId: ctx.runId, endpoint: '/events', events: page.items, observedAt, fence: ctx.fence });
     ctx.totals.add(counts);
+    pageCount += 1;
+    eventsSeen += page.items.length;
     for (const item of page.items) {
       if (item.ok && (item.value.markets === null || item.value.markets.length === 0)) {
         missingMarkets.push({ eventId: item.value.eventId, provider: item.value.provider ?? provider });
@@ -46,5 +53,7 @@ async function crawlOne(
     }
     ctx.progress(`crawl ${provider}/${category} page ${page.pageIndex + 1}`);
     if (ctx.signal?.aborted) return;
+    await recordCoverage(sql, scope, { now: observedAt, pages: pageCount, eventsSeen, complete: false });
   }
+  await recordCoverage(sql, scope, { now: ctx.now(), pages: pageCount, eventsSeen, complete: true });
 }

@@ -1,9 +1,9 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { userInfo } from 'node:os';
 import { importEmbeddedPostgres } from '../../src/db/importEmbeddedPostgres.js';
+import { freePort } from '../helpers/freePort.js';
 
 /** A Postgres server for the test run, with a URL of a database we may CREATE DATABASE from. */
 export interface TestPostgres {
@@ -62,15 +62,4 @@ async function startEmbedded(): Promise<TestPostgres> {
       await rm(parent, { recursive: true, force: true });
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }

@@ -32,9 +32,9 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
       const progress = progressLine();
       try {
         await migrate(target.url);
-        const lock = await acquireJobLock(database.sql, SYNC_JOB, { wait: false })
+        const lock = await acquireJobLock(target.url, SYNC_JOB, { wait: false })
           ?? (process.stderr.write('prediction-ingest: another sync is running; waiting for it to finish\n'),
-              await acquireJobLock(database.sql, SYNC_JOB, { wait: true }))!;
+              await acquireJobLock(target.url, SYNC_JOB, { wait: true }))!;
         try {
           await closeOrphanedRuns(database.sql, SYNC_JOB, new Date());
           const result = await runSyncCycle(database.sql, client, {

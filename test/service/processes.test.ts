@@ -1,0 +1,128 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Simulator } from '../../src/simulator/index.js';
+import { runCli } from '../helpers/runCli.js';
+import { EVERY_SECOND, startTestService } from '../helpers/serviceHarness.js';
+import { spawnCli } from '../helpers/spawnCli.js';
+import { API_KEY, startHarness } from '../helpers/syncHarness.js';
+import { createTestDatabase } from '../helpers/testDatabase.js';
+import { freePort } from '../helpers/freePort.js';
+
+let sim: Simulator;
+beforeAll(async () => {
+  ({ sim } = await startHarness({ seed: 5, markets: 120, faults: { latencyMs: 5 } }));
+});
+afterAll(() => sim.stop());
+
+const serveEnv = (databaseUrl: string) => ({
+  DATABASE_URL: databaseUrl,
+  PREDICTION_API_URL: sim.url,
+  PREDICTION_API_KEY: API_KEY,
+  PREDICTION_RATE_LIMIT_RPM: '1000000',
+  CRAWL_SCHEDULE: EVERY_SECOND,
+  DETAILS_SCHEDULE: EVERY_SECOND,
+  ORDERBOOK_SCHEDULE: EVERY_SECOND,
+  OPS_PORT: '0',
+  LOG_LEVEL: 'info',
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('the service as a process', () => {
+  it('on SIGTERM mid-run: exits 0 within the bound, sends nothing more, leaves no run open', async () => {
+    const db = await createTestDatabase();
+    try {
+      const serve = spawnCli(['serve'], serveEnv(db.url));
+      await serve.waitFor(/"msg":"service started"/);
+      const before = sim.requests.length;
+      while (sim.requests.length - before < 30) await sleep(5);
+      const signalledAt = Date.now();
+      serve.child.kill('SIGTERM');
+      const code = await serve.exited;
+      expect(code).toBe(0);
+      expect(Date.now() - signalledAt).toBeLessThan(25_000);
+      // Requests already on the wire may land just after the signal; nothing may be sent later.
+      expect(sim.requests.filter((r) => r.timeMs > signalledAt + 250)).toEqual([]);
+      const open = await db.sql`select job from prediction.ingest_runs where status = 'running'`;
+      expect(open).toEqual([]);
+      const doubled = await db.sql`select market_id from prediction.market_state_history where valid_to is null group by market_id having count(*) > 1`;
+      expect(doubled).toEqual([]);
+      expect(serve.stdout()).not.toContain(API_KEY);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('a hot standby takes over when the instance running the jobs is killed', async () => {
+    const db = await createTestDatabase();
+    try {
+      const leader = spawnCli(['serve'], serveEnv(db.url));
+      await leader.waitFor(/"msg":"service started"/);
+      const { service: standby } = await startTestService(sim, db.url);
+      try {
+        await sleep(2_000);
+        leader.child.kill('SIGKILL');
+        await leader.exited;
+        const killedAt = new Date();
+        await sleep(3_500);
+        const claimers = await db.sql`select distinct instance_id from prediction.job_ticks where tick_at > ${killedAt}`;
+        expect(claimers.map((c) => c.instance_id)).toEqual([standby.instanceId]);
+        const runs = await db.sql`select job from prediction.ingest_runs where started_at > ${killedAt} and status = 'succeeded' group by job`;
+        expect(runs.map((r) => r.job).sort()).toEqual(['crawl', 'details', 'orderbooks']);
+      } finally {
+        await standby.stop();
+      }
+      const open = await db.sql`select job from prediction.ingest_runs where status = 'running'`;
+      expect(open).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('npm start without a key sends nothing and says how to set one or run the demo', async () => {
+    const result = await runCli(['serve'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x' });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('PREDICTION_API_KEY');
+    expect(result.stderr).toContain('npm run demo');
+  });
+
+  it('refuses to mix data from another upstream into a database without the flag', async () => {
+    const db = await createTestDatabase();
+    try {
+      await db.sql`insert into prediction.upstream_sources values ('https://elsewhere.example/prediction/v1', now(), now())`;
+      const result = await runCli(['serve'], serveEnv(db.url));
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('--allow-upstream-change');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('the demo starts on the embedded database with no configuration and writes data', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'prediction-demo-'));
+    await chmod(dataDir, 0o755);
+    const demo = spawnCli(['demo'], { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), OPS_PORT: '0', LOG_LEVEL: 'warn' });
+    try {
+      const [, databaseUrl] = await demo.waitFor(/data arrives in (postgres:\/\/\S+)/, 90_000);
+      const sql = postgres(databaseUrl!, { max: 1, onnotice: () => {} });
+      try {
+        let markets = 0;
+        for (let i = 0; i < 300 && markets === 0; i++) {
+          await sleep(100);
+          [{ markets }] = (await sql`select count(*)::int as markets from prediction.markets`) as unknown as [{ markets: number }];
+        }
+        expect(markets).toBeGreaterThan(0);
+      } finally {
+        await sql.end();
+      }
+      demo.child.kill('SIGINT');
+      expect(await demo.exited).toBe(0);
+    } finally {
+      demo.child.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
