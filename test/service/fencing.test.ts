@@ -15,7 +15,10 @@ describe('job lock fencing', () => {
 
     await writeEvents(db.sql, { ...page('E1'), fence: lock.fence });
     // The lock's connection dies (network cut, server restart, an operator's kill).
-    await db.sql`select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and classid = 734011256 and granted`;
+    const [holder] = await db.sql`select pid from pg_locks where locktype = 'advisory' and classid = 734011256 and granted
+      and database = (select oid from pg_database where datname = current_database())`;
+    await db.sql`select pg_terminate_backend(${holder!.pid})`;
+    await expect.poll(async () => (await db.sql`select 1 from pg_stat_activity where pid = ${holder!.pid}`).length).toBe(0);
     await expect(writeEvents(db.sql, { ...page('E2'), fence: lock.fence })).rejects.toBeInstanceOf(JobLockLostError);
     const events = await db.sql`select event_id from prediction.events order by event_id`;
     expect(events.map((e) => e.event_id)).toEqual(['E1']);
