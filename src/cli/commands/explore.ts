@@ -1,22 +1,33 @@
 import type { Command } from 'commander';
 import type { PredictionClient } from '../../api/client/index.js';
-import type { ListEventsParams } from '../../api/endpoints/requests.js';
+import {
+  getEventRequest,
+  getMarketRequest,
+  getOrderBookRequest,
+  listEventMarketsRequest,
+  listEventsRequest,
+  searchEventsRequest,
+  suggestedEventsRequest,
+  type ListEventsParams,
+} from '../../api/endpoints/requests.js';
 import { createClientFromConfig } from '../../app/createClientFromConfig.js';
 import type { Config } from '../../config.js';
 import { usageError } from '../cliError.js';
 
 /**
- * `explore <endpoint>`: one request to the API, its normalized result (valid records and
- * rejections alike) printed as JSON. Values are handed to the client as given: it checks them
+ * The exploration commands (`events`, `event <id>`, `markets <eventId>`, `market <id>`,
+ * `orderbook <id>`, `search <query>`, `suggested <pubkey>`): one request to the API, its
+ * normalized result (valid records and rejections alike) printed as JSON; nothing is stored. Values are handed to the client as given: it checks them
  * against the spec's bounds and refuses before sending, and that refusal exits with code 2.
  */
 export function registerExplore(program: Command, deps: { getConfig: () => Readonly<Config> }): void {
-  const explore = program
-    .command('explore')
-    .description('query one endpoint of the API and print the normalized result as JSON (nothing is stored)');
-
-  /** Runs `call` with a client built from the configuration, prints its result, closes the client. */
-  const run = async (call: (client: PredictionClient) => Promise<unknown>): Promise<void> => {
+  /**
+   * Checks the request against the spec's bounds (`validate` builds it, throwing on a violation),
+   * then runs `call` with a client built from the configuration, prints its result, closes the
+   * client. Validating first means a bad argument is reported as such even without a key.
+   */
+  const run = async (validate: () => unknown, call: (client: PredictionClient) => Promise<unknown>): Promise<void> => {
+    validate();
     const client = createClientFromConfig(deps.getConfig());
     try {
       process.stdout.write(`${JSON.stringify(await call(client), null, 2)}\n`);
@@ -25,7 +36,7 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
     }
   };
 
-  explore
+  program
     .command('events')
     .description('GET /events: one page of events')
     .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)')
@@ -49,58 +60,59 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
         sortDirection: opts.sortDirection,
         filter: opts.filter,
       } as ListEventsParams;
-      await run((client) => client.listEvents(params));
+      await run(() => listEventsRequest(params), (client) => client.listEvents(params));
     });
 
-  explore
+  program
     .command('event <eventId>')
     .description('GET /events/{eventId}: one event')
     .option('--include-markets', 'embed the event\'s markets')
     .action(async (eventId: string, opts: { includeMarkets?: boolean }) => {
-      await run((client) => client.getEvent(eventId, { includeMarkets: opts.includeMarkets === true ? true : undefined }));
+      const params = { includeMarkets: opts.includeMarkets === true ? true : undefined };
+      await run(() => getEventRequest(eventId, params), (client) => client.getEvent(eventId, params));
     });
 
-  explore
+  program
     .command('markets <eventId>')
     .description('GET /events/{eventId}/markets: one page of an event\'s markets')
     .option('--start <n>', 'zero-based index of the first market')
     .option('--end <n>', 'index after the last market')
     .action(async (eventId: string, opts: { start?: string; end?: string }) => {
       const params = { start: number('--start', opts.start), end: number('--end', opts.end) };
-      await run((client) => client.listEventMarkets(eventId, params));
+      await run(() => listEventMarketsRequest(eventId, params), (client) => client.listEventMarkets(eventId, params));
     });
 
-  explore
+  program
     .command('market <marketId>')
     .description('GET /markets/{marketId}: one market')
     .action(async (marketId: string) => {
-      await run((client) => client.getMarket(marketId));
+      await run(() => getMarketRequest(marketId), (client) => client.getMarket(marketId));
     });
 
-  explore
+  program
     .command('orderbook <marketId>')
     .description('GET /orderbook/{marketId}: the order book of a market')
     .action(async (marketId: string) => {
-      await run((client) => client.getOrderBook(marketId));
+      await run(() => getOrderBookRequest(marketId), (client) => client.getOrderBook(marketId));
     });
 
-  explore
+  program
     .command('search <query>')
     .description('GET /events/search: events whose title matches (query of 1 to 200 characters)')
     .option('--limit <n>', 'at most this many events, 1 to 20')
     .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)')
     .action(async (query: string, opts: { limit?: string; provider?: string }) => {
       const params = { limit: number('--limit', opts.limit), provider: opts.provider } as Parameters<PredictionClient['searchEvents']>[1];
-      await run((client) => client.searchEvents(query, params));
+      await run(() => searchEventsRequest(query, params), (client) => client.searchEvents(query, params));
     });
 
-  explore
+  program
     .command('suggested <pubkey>')
     .description('GET /events/suggested/{pubkey}: events suggested from an order public key')
     .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)')
     .action(async (pubkey: string, opts: { provider?: string }) => {
       const params = { provider: opts.provider } as Parameters<PredictionClient['getSuggestedEvents']>[1];
-      await run((client) => client.getSuggestedEvents(pubkey, params));
+      await run(() => suggestedEventsRequest(pubkey, params), (client) => client.getSuggestedEvents(pubkey, params));
     });
 }
 

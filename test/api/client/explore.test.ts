@@ -17,7 +17,7 @@ async function explore(args: string[], env: Record<string, string>) {
     return true;
   });
   try {
-    await program.parseAsync(['explore', ...args], { from: 'user' });
+    await program.parseAsync(args, { from: 'user' });
     return { exitCode: 0, stdout, message: '' };
   } catch (error) {
     const { exitCode, message } = classifyError(error);
