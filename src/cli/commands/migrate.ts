@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import type { Config } from '../../config.js';
 import { migrate } from '../../db/migrate.js';
 import { resolveDatabase } from '../../db/openDatabase.js';
+import { ExitCode } from '../exitCodes.js';
+import { onShutdownSignal } from '../onShutdownSignal.js';
 
 export function registerMigrate(program: Command, deps: { getConfig: () => Readonly<Config> }): void {
   program
@@ -9,12 +11,16 @@ export function registerMigrate(program: Command, deps: { getConfig: () => Reado
     .description('apply pending database migrations (under an advisory lock) and exit')
     .action(async () => {
       const target = await resolveDatabase(deps.getConfig());
+      if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
+      // A migration is one transaction: stopping the server mid-way rolls it back cleanly.
+      const removeSignals = onShutdownSignal(() => void target.release().finally(() => process.exit(ExitCode.interrupted)));
       try {
         const { applied, total } = await migrate(target.url);
         process.stdout.write(
           applied === 0 ? `Database is up to date (${total} migrations).\n` : `Applied ${applied} migration(s); ${total} in total.\n`,
         );
       } finally {
+        removeSignals();
         await target.release();
       }
     });

@@ -23,6 +23,7 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
       const config = deps.getConfig();
       const client = createClientFromConfig(config);
       const target = await resolveDatabase(config);
+      if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
       const database = connect(target.url);
       const stop = new AbortController();
       const removeSignals = onShutdownSignal(() => {
