@@ -7,6 +7,7 @@ import {
   ApiServerError,
 } from '../api/errors.js';
 import { ConfigError } from '../config.js';
+import { errorChainMessage } from '../errors/errorChainMessage.js';
 import { UpstreamMismatchError } from '../sql/recordUpstream.js';
 import { CliError } from './cliError.js';
 import { ExitCode } from './exitCodes.js';
@@ -29,16 +30,16 @@ export function classifyError(error: unknown): Classified {
     return { exitCode: ExitCode.apiKeyRejected, message: `The API rejected the key (HTTP ${error.status}): check PREDICTION_API_KEY` };
   }
   if (error instanceof ApiServerError || error instanceof ApiNetworkError || error instanceof ApiRateLimitedError) {
-    return { exitCode: ExitCode.upstreamUnavailable, message: `The API stayed unavailable after retries: ${messageOf(error)}` };
+    return { exitCode: ExitCode.upstreamUnavailable, message: `The API stayed unavailable after retries: ${errorChainMessage(error)}` };
   }
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     const tagged = e as Error & { code?: unknown; exitCode?: unknown };
-    if (typeof tagged.exitCode === 'number') return { exitCode: tagged.exitCode as ExitCode, message: messageOf(error) };
+    if (typeof tagged.exitCode === 'number') return { exitCode: tagged.exitCode as ExitCode, message: errorChainMessage(error) };
     if (typeof tagged.code === 'string' && DB_CONNECT_CODES.has(tagged.code) && isDatabaseError(error)) {
-      return { exitCode: ExitCode.databaseUnreachable, message: `Database unreachable: ${messageOf(error)}` };
+      return { exitCode: ExitCode.databaseUnreachable, message: `Database unreachable: ${errorChainMessage(error)}` };
     }
   }
-  return { exitCode: ExitCode.failure, message: messageOf(error) };
+  return { exitCode: ExitCode.failure, message: errorChainMessage(error) };
 }
 
 function isDatabaseError(error: unknown): boolean {
@@ -48,15 +49,4 @@ function isDatabaseError(error: unknown): boolean {
     if (fields.address !== undefined || fields.severity !== undefined || /database|postgres/i.test(e.message)) return true;
   }
   return false;
-}
-
-/** The error's message followed by its causes' messages, deduplicated: context first, root cause last. */
-function messageOf(error: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = error; e !== undefined && e !== null; e = e instanceof Error ? e.cause : undefined) {
-    const m = e instanceof Error ? e.message : String(e);
-    if (m && !parts.some((p) => p.includes(m))) parts.push(m);
-    if (!(e instanceof Error)) break;
-  }
-  return parts.join(': ') || 'unknown error';
 }

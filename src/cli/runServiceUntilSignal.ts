@@ -3,7 +3,7 @@ import { createClientFromConfig } from '../app/createClientFromConfig.js';
 import type { Config } from '../config.js';
 import { connect } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
-import { resolveDatabase } from '../db/openDatabase.js';
+import { resolveDatabase } from '../db/resolveDatabase.js';
 import { configSecrets } from '../ops/configSecrets.js';
 import { createLogger } from '../ops/createLogger.js';
 import { createMetrics } from '../ops/metrics.js';

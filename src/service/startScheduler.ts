@@ -2,7 +2,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { PredictionClient } from '../api/client/index.js';
 import type { Sql } from '../db/connect.js';
 import { acquireJobLock } from '../sql/jobLock.js';
-import { closeOrphanedRuns } from '../sync/runSyncCycle.js';
+import { abortOrphanedRuns } from '../sql/ingestRuns.js';
 import { runJob, type JobResult } from '../sync/runJob.js';
 import { jobWork, type JobName, type JobSettings } from './jobKinds.js';
 import { pgRunCoordinator } from './pgRunCoordinator.js';
@@ -61,7 +61,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
     }
     const startedMs = Date.now();
     try {
-      await closeOrphanedRuns(options.sql, job, now());
+      await abortOrphanedRuns(options.sql, job, now());
       const deadline = tasks.get(job)?.getNextRun() ?? new Date(Date.now() + 60_000);
       const work = jobWork(job, options.settings);
       const result = await runJob(

@@ -3,9 +3,6 @@ import type postgres from 'postgres';
 /** A pool or a transaction: every operation under src/sql takes one as its first argument. */
 export type Queryable = postgres.Sql | postgres.TransactionSql;
 
-/** Unix seconds as the float8 that `to_timestamp` takes; null stays null. */
-export const secOrNull = (sec: number | null): number | null => sec;
-
 /** jsonb values travel as text and are cast in SQL (postgres.js under drizzle won't serialize jsonb[]). */
 export const jsonText = (value: unknown): string => JSON.stringify(value ?? null);
 

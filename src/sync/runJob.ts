@@ -1,4 +1,5 @@
 import type { PredictionClient } from '../api/client/index.js';
+import { errorChainMessage } from '../errors/errorChainMessage.js';
 import type { Sql } from '../db/connect.js';
 import type { WriteFence } from '../sql/acquireWriteLock.js';
 import { finishRun, startRun, type RunTotals } from '../sql/ingestRuns.js';
@@ -60,7 +61,7 @@ export async function runJob(
     await work(ctx);
   } catch (error) {
     const status = options.signal?.aborted ? 'aborted' : 'failed';
-    await finishRun(sql, runId, status, ctx.totals.toRunTotals(), now(), describe(error)).catch(() => {});
+    await finishRun(sql, runId, status, ctx.totals.toRunTotals(), now(), errorChainMessage(error)).catch(() => {});
     throw error;
   }
   const status = options.signal?.aborted ? 'aborted' : 'succeeded';
@@ -68,10 +69,4 @@ export async function runJob(
   const totals = ctx.totals.toRunTotals();
   await finishRun(sql, runId, status, totals, finishedAt, status === 'aborted' ? 'stopped by a signal' : null);
   return { job, runId, status, totals, notFound: ctx.totals.notFound, startedAt, durationMs: finishedAt.getTime() - startedAt.getTime() };
-}
-
-function describe(error: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = error; e instanceof Error; e = e.cause) parts.push(e.message);
-  return parts.join(': ') || String(error);
 }

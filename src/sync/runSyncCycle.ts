@@ -1,6 +1,5 @@
 import type { PredictionClient } from '../api/client/index.js';
 import type { Sql } from '../db/connect.js';
-import { abortOrphanedRuns } from '../sql/ingestRuns.js';
 import { crawlListings } from './crawlListings.js';
 import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from './refreshDetails.js';
 import { runJob, type JobOptions, type JobResult } from './runJob.js';
@@ -29,9 +28,4 @@ export function runSyncCycle(sql: Sql, client: PredictionClient, options: SyncOp
     await refreshStaleMarkets(ctx, cycleStart);
     await sweepOrderBooks(ctx, { limit: options.maxOrderBooks });
   });
-}
-
-/** Closes runs of a job that a dead process left 'running'. Call while holding the job's lock. */
-export function closeOrphanedRuns(sql: Sql, job: string, now: Date): Promise<number> {
-  return abortOrphanedRuns(sql, job, now);
 }

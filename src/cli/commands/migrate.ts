@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Config } from '../../config.js';
 import { migrate } from '../../db/migrate.js';
-import { resolveDatabase } from '../../db/openDatabase.js';
+import { resolveDatabase } from '../../db/resolveDatabase.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
 

@@ -3,9 +3,10 @@ import { createClientFromConfig } from '../../app/createClientFromConfig.js';
 import type { Config } from '../../config.js';
 import { connect } from '../../db/connect.js';
 import { migrate } from '../../db/migrate.js';
-import { resolveDatabase } from '../../db/openDatabase.js';
+import { resolveDatabase } from '../../db/resolveDatabase.js';
 import { acquireJobLock } from '../../sql/jobLock.js';
-import { closeOrphanedRuns, runSyncCycle, SYNC_JOB, type SyncResult } from '../../sync/runSyncCycle.js';
+import { abortOrphanedRuns } from '../../sql/ingestRuns.js';
+import { runSyncCycle, SYNC_JOB, type SyncResult } from '../../sync/runSyncCycle.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
 import { parseIntOption } from '../parseOptions.js';
@@ -37,7 +38,7 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
           ?? (process.stderr.write('prediction-ingest: another sync is running; waiting for it to finish\n'),
               await acquireJobLock(target.url, SYNC_JOB, { wait: true }))!;
         try {
-          await closeOrphanedRuns(database.sql, SYNC_JOB, new Date());
+          await abortOrphanedRuns(database.sql, SYNC_JOB, new Date());
           const result = await runSyncCycle(database.sql, client, {
             providers: config.providers,
             categories: config.categories,
