@@ -44,14 +44,16 @@ export async function runJob(
   const now = options.now ?? (() => new Date());
   const startedAt = now();
   const runId = await startRun(sql, job, startedAt);
+  const totals = new SyncTotals();
   const ctx: SyncContext = {
     sql,
-    client,
+    // Jobs share the client (one queue); this view counts this run's own requests.
+    client: client.observedBy(totals.recordRequest),
     runId,
     providers: options.providers,
     categories: options.categories,
     now,
-    totals: new SyncTotals(() => client.stats()),
+    totals,
     batchSize: options.batchSize ?? 50,
     signal: options.signal,
     fence: options.fence,
@@ -61,12 +63,12 @@ export async function runJob(
     await work(ctx);
   } catch (error) {
     const status = options.signal?.aborted ? 'aborted' : 'failed';
-    await finishRun(sql, runId, status, ctx.totals.toRunTotals(), now(), errorChainMessage(error)).catch(() => {});
+    await finishRun(sql, runId, status, totals.toRunTotals(), now(), errorChainMessage(error)).catch(() => {});
     throw error;
   }
   const status = options.signal?.aborted ? 'aborted' : 'succeeded';
   const finishedAt = now();
-  const totals = ctx.totals.toRunTotals();
-  await finishRun(sql, runId, status, totals, finishedAt, status === 'aborted' ? 'stopped by a signal' : null);
-  return { job, runId, status, totals, notFound: ctx.totals.notFound, startedAt, durationMs: finishedAt.getTime() - startedAt.getTime() };
+  const runTotals = totals.toRunTotals();
+  await finishRun(sql, runId, status, runTotals, finishedAt, status === 'aborted' ? 'stopped by a signal' : null);
+  return { job, runId, status, totals: runTotals, notFound: totals.notFound, startedAt, durationMs: finishedAt.getTime() - startedAt.getTime() };
 }

@@ -83,7 +83,7 @@ export class RequestExecutor {
    * `priority` orders it in the shared queue (higher first); its retries and deferred sends go at
    * `priority + 0.5`: ahead of first attempts of the same priority, not of a higher one.
    */
-  async getJson(request: ApiRequest, priority = 0): Promise<unknown> {
+  async getJson(request: ApiRequest, priority = 0, observe?: (event: RequestEvent) => void): Promise<unknown> {
     const target = `${this.base.basePath}${request.path}${request.query ? `?${request.query}` : ''}`;
     const ctx: ApiRequestContext = { method: 'GET', endpoint: request.endpoint, target };
     let sent = 0;
@@ -93,7 +93,7 @@ export class RequestExecutor {
     for (;;) {
       if (this.#stopReason) throw this.#stopReason;
       // A retry does not go to the back of the line behind calls made while it waited.
-      const outcome = await this.#enqueue(() => this.#attempt(ctx, sent + 1), sent > 0 || requeued ? priority + 0.5 : priority);
+      const outcome = await this.#enqueue(() => this.#attempt(ctx, sent + 1, observe), sent > 0 || requeued ? priority + 0.5 : priority);
       requeued = true;
       if (outcome.kind === 'deferred') continue;
       sent += 1;
@@ -154,7 +154,7 @@ export class RequestExecutor {
     }
   }
 
-  async #attempt(ctx: ApiRequestContext, attempt: number): Promise<Outcome> {
+  async #attempt(ctx: ApiRequestContext, attempt: number, observe: ((event: RequestEvent) => void) | undefined): Promise<Outcome> {
     if (this.#stopReason) throw this.#stopReason;
     // Dequeued before a 429 paused the queue: do not send; go back in line (the slot is lost, which errs on the safe side).
     if (this.#gate.isClosed()) return { kind: 'deferred' };
@@ -169,12 +169,12 @@ export class RequestExecutor {
         if (headerStatus === 429) waitMs = this.#pauseFor429(headers, ctx);
       });
     } catch (error) {
-      this.#report(ctx, status ?? 'network_error', startedAt, attempt);
+      this.#report(ctx, status ?? 'network_error', startedAt, attempt, observe);
       // A body over the cap would be as large next time; everything else here is transient.
       if (error === this.#stopReason || error instanceof ApiResponseTooLargeError) throw error;
       return { kind: 'retry', error: error as ApiError };
     }
-    this.#report(ctx, response.status, startedAt, attempt);
+    this.#report(ctx, response.status, startedAt, attempt, observe);
     const { status: code, text } = response;
     if (code >= 200 && code < 300) {
       this.#headerless429Streak = 0;
@@ -223,7 +223,13 @@ export class RequestExecutor {
     return waitMs;
   }
 
-  #report(ctx: ApiRequestContext, status: number | 'network_error', startedAt: number, attempt: number): void {
+  #report(
+    ctx: ApiRequestContext,
+    status: number | 'network_error',
+    startedAt: number,
+    attempt: number,
+    observe: ((event: RequestEvent) => void) | undefined,
+  ): void {
     const event: RequestEvent = {
       endpoint: ctx.endpoint,
       method: ctx.method,
@@ -235,6 +241,7 @@ export class RequestExecutor {
     this.options.logger?.debug({ ...event, target: ctx.target }, 'API request');
     try {
       this.options.onRequest?.(event);
+      observe?.(event);
     } catch (error) {
       this.options.logger?.warn({ err: error instanceof Error ? error.message : String(error) }, 'onRequest hook threw');
     }

@@ -24,7 +24,7 @@ import {
   parseOrderBook,
   ResponseShapeError,
 } from '../parse.js';
-import type { ClientStats } from './ClientStats.js';
+import type { ClientStats, RequestEvent } from './ClientStats.js';
 import { paginate, type Page, type PageOptions } from './paginate.js';
 import { resolveClientOptions, type PredictionClientOptions } from './PredictionClientOptions.js';
 import { RequestExecutor } from './RequestExecutor.js';
@@ -59,6 +59,11 @@ export interface PredictionClient {
    * close the whole client.
    */
   withPriority(priority: number): PredictionClient;
+  /**
+   * A view of the same client (same queue, limit and state) that also reports each attempt of
+   * its own calls to `observe`: per-job request accounting when jobs share the client.
+   */
+  observedBy(observe: (event: RequestEvent) => void): PredictionClient;
   stats(): ClientStats;
   /** Stops scheduling, rejects queued calls with ApiClientClosedError, lets requests in flight finish, closes the connections. */
   close(): Promise<void>;
@@ -76,14 +81,19 @@ export function createPredictionClient(options: PredictionClientOptions): Predic
   const base = parseBaseUrl(resolved.baseUrl);
   const executor = new RequestExecutor({ ...resolved, apiKey: resolved.apiKey || undefined }, base);
 
-  return clientView(executor, base.basePath, 0);
+  return clientView(executor, base.basePath, 0, undefined);
 }
 
 /** The endpoint methods over `executor`, queued at `priority`. */
-function clientView(executor: RequestExecutor, basePath: string, priority: number): PredictionClient {
+function clientView(
+  executor: RequestExecutor,
+  basePath: string,
+  priority: number,
+  observe: ((event: RequestEvent) => void) | undefined,
+): PredictionClient {
   /** Sends, then parses; a body of the wrong shape becomes an ApiResponseShapeError naming the request. */
   async function get<T>(request: ApiRequest, parse: (body: unknown) => T): Promise<T> {
-    const body = await executor.getJson(request, priority);
+    const body = await executor.getJson(request, priority, observe);
     try {
       return parse(body);
     } catch (error) {
@@ -150,7 +160,11 @@ function clientView(executor: RequestExecutor, basePath: string, priority: numbe
     },
     withPriority(newPriority) {
       if (!Number.isFinite(newPriority)) throw new RangeError(`priority must be a finite number, got ${newPriority}`);
-      return clientView(executor, basePath, newPriority);
+      return clientView(executor, basePath, newPriority, observe);
+    },
+    observedBy(listener) {
+      const both = observe ? (event: RequestEvent) => (observe(event), listener(event)) : listener;
+      return clientView(executor, basePath, priority, both);
     },
     stats: () => executor.stats(),
     close: () => executor.close(),
