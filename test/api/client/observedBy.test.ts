@@ -15,7 +15,8 @@ describe('observedBy', () => {
     sim = await startSimulator({ seed: 2, markets: 60, apiKey: TEST_KEY, subSecondRetryAfter: true, faults: { orderbookErrorRate: 0.3 } });
     client = testClient(sim.url);
     const markets = sim.world.markets().slice(0, 12).map((m) => m.marketId);
-    const [a, b]: RequestEvent[][] = [[], []];
+    const a: RequestEvent[] = [];
+    const b: RequestEvent[] = [];
     const viewA = client.observedBy((e) => a.push(e));
     const viewB = client.withPriority(5).observedBy((e) => b.push(e));
     await Promise.all([
