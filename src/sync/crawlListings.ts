@@ -1,3 +1,4 @@
+import PQueue from 'p-queue';
 import type { PredictionClient } from '../api/client/index.js';
 import type { Sql } from '../db/connect.js';
 import type { Category } from '../domain/types.js';
@@ -6,18 +7,30 @@ import { writeEvents } from '../store/writeEvents.js';
 import type { SyncContext } from './SyncContext.js';
 
 /**
+ * Listings paged at once. Each listing is sequential (a page's `end` is the next `start`), so with
+ * one at a time the crawl could use only what one round trip allows, far below a large plan's rate.
+ */
+const LISTINGS_IN_PARALLEL = 4;
+
+/**
  * Pages through GET /events?includeMarkets=true for every provider × category, committing each
  * page on its own. Sorted by beginAt (ascending, ties by id upstream): unlike volume, it does not
  * reshuffle while we page. Returns the events whose embedded market list came back missing.
  */
 export async function crawlListings(ctx: SyncContext): Promise<{ eventId: string; provider: string }[]> {
   const missingMarkets: { eventId: string; provider: string }[] = [];
-  for (const provider of ctx.providers) {
-    for (const category of ctx.categories) {
-      if (ctx.signal?.aborted) return missingMarkets;
-      await crawlOne(ctx, ctx.client, ctx.sql, provider, category as Category, missingMarkets);
-    }
-  }
+  const listings = new PQueue({ concurrency: LISTINGS_IN_PARALLEL });
+  const crawls = ctx.providers.flatMap((provider) =>
+    ctx.categories.map((category) =>
+      listings.add(async () => {
+        if (!ctx.signal?.aborted) await crawlOne(ctx, ctx.client, ctx.sql, provider, category as Category, missingMarkets);
+      }),
+    ),
+  );
+  // Every listing runs to its end or failure; the first failure is the crawl's.
+  const results = await Promise.allSettled(crawls);
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
   return missingMarkets;
 }
 

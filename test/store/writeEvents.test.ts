@@ -103,6 +103,18 @@ describe('writeEvents', () => {
     expect(rows[1]!.last_received_at.toISOString()).toBe(t(5).toISOString());
   });
 
+  it('keeps stored metadata when a leaner record of the same market omits it, without counting a change', async () => {
+    await writeEvents(db.sql, page([event('E1', [market('M1')])], t(0)));
+    const lean = market('M1', { title: null, subtitle: null, description: null, rulesPrimary: null, rulesSecondary: null, isTradable: null });
+    for (const minute of [5, 10]) {
+      const written = await writeEvents(db.sql, page([event('E1', [lean])], t(minute)));
+      expect(written.recordsWritten).toBe(0);
+    }
+    const [m] = await db.sql`select title, description, is_tradable, changed_at, last_seen_at from prediction.markets`;
+    expect(m).toMatchObject({ title: 'Market M1', description: 'desc', is_tradable: true });
+    expect([m!.changed_at.toISOString(), m!.last_seen_at.toISOString()]).toEqual([t(0).toISOString(), t(10).toISOString()]);
+  });
+
   it('keeps exact decimals and odd text', async () => {
     const m = market('M1', { title: 'tab\there \\ back', pricing: { buyYesMicroUsd: '0.0000001', buyNoMicroUsd: null, sellYesMicroUsd: '123456789012345678901234567890', sellNoMicroUsd: '1', volume: '12.50' } });
     await writeEvents(db.sql, page([event('E1', [m])], t(0)));

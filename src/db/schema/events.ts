@@ -33,6 +33,8 @@ export const events = predictionSchema.table(
     lastSeenAt: timestamp('last_seen_at', tz).notNull(),
     /** Last time any stored value of the row changed (last_seen_at moves on every observation). */
     changedAt: timestamp('changed_at', tz).notNull(),
+    /** Hash of the record's values as last received: an identical record is recognised without sending it whole. */
+    contentHash: text('content_hash'),
   },
   (t) => [
     index('events_provider_category_idx').on(t.provider, t.category),

@@ -30,6 +30,8 @@ export const markets = predictionSchema.table(
     firstSeenAt: timestamp('first_seen_at', tz).notNull(),
     lastSeenAt: timestamp('last_seen_at', tz).notNull(),
     changedAt: timestamp('changed_at', tz).notNull(),
+    /** Hash of the record's values as last received: an identical record is recognised without sending it whole. */
+    contentHash: text('content_hash'),
     /** Last time the market's own detail (GET /markets/{id}) was fetched; null if never. */
     detailFetchedAt: timestamp('detail_fetched_at', tz),
   },
