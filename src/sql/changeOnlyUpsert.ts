@@ -75,9 +75,17 @@ export async function changeOnlyUpsert(
   return { ...counts, unchanged: counts.unchanged + matched.size };
 }
 
-/** Identifies a row's values as sent: equal values, equal hashes. */
+/** Identifies a row's values as sent: equal values, equal hashes. Fed value by value (no JSON.stringify: it was most of the cost). */
 function contentHash(columns: readonly UpsertColumn[], row: number): string {
-  return createHash('sha256').update(JSON.stringify(columns.map((c) => c.values[row] ?? null))).digest('base64url');
+  const hash = createHash('sha256');
+  for (const c of columns) {
+    const value = c.values[row];
+    // Type- and length-prefixed, so that null, "null" and adjacent values can never run together.
+    const text = value === null || value === undefined ? null : String(value);
+    hash.update(text === null ? 'null;' : `${typeof value}:${text.length}:`);
+    if (text !== null) hash.update(text);
+  }
+  return hash.digest('base64url');
 }
 
 async function upsertInFull(
