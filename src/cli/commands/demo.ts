@@ -38,7 +38,7 @@ export function registerDemo(program: Command, deps: { getConfig: () => Readonly
               [
                 `prediction-ingest demo: a simulated upstream at ${sim.url} (world at ${DEMO_SPEED}x speed)`,
                 `  data arrives in ${databaseUrl}`,
-                `  try:   psql ${databaseUrl} -c 'select event_id, market_id, status, result from prediction.markets limit 10'`,
+                `  try:   psql ${databaseUrl} -c 'select market_id, title, status, implied_yes_probability, yes_spread_usd from analytics.market_latest limit 10'`,
                 `         psql ${databaseUrl} -c 'select * from prediction.ingest_runs order by run_id desc limit 5'`,
                 `  ops:   ${opsUrl}/metrics   ${opsUrl}/readyz`,
                 '  Ctrl-C stops it.',
