@@ -20,17 +20,20 @@ const LISTINGS_IN_PARALLEL = 4;
 export async function crawlListings(ctx: SyncContext): Promise<{ eventId: string; provider: string }[]> {
   const missingMarkets: { eventId: string; provider: string }[] = [];
   const listings = new PQueue({ concurrency: LISTINGS_IN_PARALLEL });
-  const crawls = ctx.providers.flatMap((provider) =>
-    ctx.categories.map((category) =>
-      listings.add(async () => {
-        if (!ctx.signal?.aborted) await crawlOne(ctx, ctx.client, ctx.sql, provider, category as Category, missingMarkets);
-      }),
-    ),
-  );
-  // Every listing runs to its end or failure; the first failure is the crawl's.
-  const results = await Promise.allSettled(crawls);
-  const failed = results.find((r) => r.status === 'rejected');
-  if (failed) throw failed.reason;
+  // The first failure ends the crawl: listings not started yet are skipped, running ones finish.
+  let failure: { error: unknown } | undefined;
+  for (const provider of ctx.providers) {
+    for (const category of ctx.categories) {
+      void listings.add(async () => {
+        if (failure || ctx.signal?.aborted) return;
+        await crawlOne(ctx, ctx.client, ctx.sql, provider, category as Category, missingMarkets).catch((error: unknown) => {
+          failure ??= { error };
+        });
+      });
+    }
+  }
+  await listings.onIdle();
+  if (failure) throw failure.error;
   return missingMarkets;
 }
 

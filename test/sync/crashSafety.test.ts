@@ -101,3 +101,23 @@ describe('crash safety', () => {
     }
   }, 120_000);
 });
+
+describe('upstream identity', () => {
+  it('sync refuses a database filled from another upstream unless told to mix them', async () => {
+    const db = await createTestDatabase();
+    try {
+      await db.sql`insert into prediction.upstream_sources values ('https://elsewhere.example/prediction/v1', now(), now())`;
+      const refused = await runCli(['sync', '--max-orderbooks', '0'], env(db.url));
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('https://elsewhere.example/prediction/v1');
+      const [{ n }] = (await db.sql`select count(*)::int as n from prediction.events`) as unknown as [{ n: number }];
+      expect(n).toBe(0);
+      const allowed = await runCli(['sync', '--max-orderbooks', '0', '--allow-upstream-change'], env(db.url));
+      expect(allowed.code).toBe(0);
+      const sources = await db.sql`select api_url from prediction.upstream_sources order by first_used_at`;
+      expect(sources.map((s) => s.api_url)).toEqual(['https://elsewhere.example/prediction/v1', sim.url]);
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { connect } from '../../db/connect.js';
 import { migrate } from '../../db/migrate.js';
 import { resolveDatabase } from '../../db/resolveDatabase.js';
 import { acquireJobLock } from '../../sql/jobLock.js';
+import { recordUpstream } from '../../sql/recordUpstream.js';
 import { abortOrphanedRuns } from '../../sql/ingestRuns.js';
 import { runSyncCycle, SYNC_JOB, type SyncResult } from '../../sync/runSyncCycle.js';
 import { ExitCode } from '../exitCodes.js';
@@ -18,7 +19,8 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
     .description('run one complete sync cycle against the configured API and database, then exit')
     .option('--max-orderbooks <n>', 'fetch at most N order books this cycle (default: every open market)')
     .option('--batch-size <n>', 'items fetched per write transaction in the detail and order-book phases', '50')
-    .action(async (opts: { maxOrderbooks?: string; batchSize: string }) => {
+    .option('--allow-upstream-change', 'write into a database that holds data from another PREDICTION_API_URL')
+    .action(async (opts: { maxOrderbooks?: string; batchSize: string; allowUpstreamChange?: boolean }) => {
       const maxOrderBooks = parseIntOption('--max-orderbooks', opts.maxOrderbooks, 0) ?? null;
       const batchSize = parseIntOption('--batch-size', opts.batchSize, 1)!;
       const config = deps.getConfig();
@@ -34,6 +36,7 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
       const progress = progressLine();
       try {
         await migrate(target.url);
+        await recordUpstream(database.sql, config.apiUrl, { allowChange: opts.allowUpstreamChange ?? false, now: new Date() });
         const lock = await acquireJobLock(target.url, SYNC_JOB, { wait: false })
           ?? (process.stderr.write('prediction-ingest: another sync is running; waiting for it to finish\n'),
               await acquireJobLock(target.url, SYNC_JOB, { wait: true }))!;
