@@ -1,6 +1,4 @@
-import { bigint, boolean, index, integer, numeric, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { ingestRuns } from './ingest.js';
-import { predictionSchema } from './predictionSchema.js';
+import { bigint, boolean, integer, numeric, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
 
 const tz = { withTimezone: true, mode: 'date' } as const;
 
@@ -10,35 +8,6 @@ const tz = { withTimezone: true, mode: 'date' } as const;
  * knows it exists; its views and functions are hand-written SQL (0004_analytics.sql).
  */
 export const analyticsSchema = pgSchema('analytics');
-
-/**
- * One row per provider × category listing crawl of a sync run: the only record of which runs
- * covered which listing, and when (events keep only their latest last_seen_at). Read through
- * analytics.data_coverage and analytics.coverage_gaps(). Belongs with ingest_runs; it sits in this
- * file only because it arrived with the analyst layer (moving it changes no generated SQL).
- */
-export const crawlCoverage = predictionSchema.table(
-  'crawl_coverage',
-  {
-    runId: bigint('run_id', { mode: 'number' })
-      .notNull()
-      .references(() => ingestRuns.runId),
-    provider: text('provider').notNull(),
-    category: text('category').notNull(),
-    startedAt: timestamp('started_at', tz).notNull(),
-    /** Null while the crawl runs, or forever if its process died. */
-    finishedAt: timestamp('finished_at', tz),
-    pages: integer('pages').notNull().default(0),
-    eventsSeen: integer('events_seen').notNull().default(0),
-    /** True once the listing was paged to its end (hasNext false); an aborted crawl covered only part of it. */
-    complete: boolean('complete').notNull().default(false),
-  },
-  (t) => [
-    primaryKey({ columns: [t.runId, t.provider, t.category] }),
-    // Coverage and gap queries walk one provider × category in time order.
-    index('crawl_coverage_provider_category_started_idx').on(t.provider, t.category, t.startedAt),
-  ],
-);
 
 // ---------------------------------------------------------------------------------------------
 // The views, for reading them through the ORM. `.existing()` keeps drizzle-kit from generating

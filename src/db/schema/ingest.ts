@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 import { predictionSchema } from './predictionSchema.js';
 
 const tz = { withTimezone: true, mode: 'date' } as const;
@@ -50,5 +50,33 @@ export const rejectedRecords = predictionSchema.table(
   (t) => [
     unique('rejected_records_identity_key').on(t.endpoint, t.entityId, t.payloadHash).nullsNotDistinct(),
     index('rejected_records_received_idx').on(t.receivedAt),
+  ],
+);
+
+/**
+ * One row per provider × category listing crawl of a sync run: the only record of which runs
+ * covered which listing, and when (events keep only their latest last_seen_at). Read through
+ * analytics.data_coverage and analytics.coverage_gaps().
+ */
+export const crawlCoverage = predictionSchema.table(
+  'crawl_coverage',
+  {
+    runId: bigint('run_id', { mode: 'number' })
+      .notNull()
+      .references(() => ingestRuns.runId),
+    provider: text('provider').notNull(),
+    category: text('category').notNull(),
+    startedAt: timestamp('started_at', tz).notNull(),
+    /** Null while the crawl runs, or forever if its process died. */
+    finishedAt: timestamp('finished_at', tz),
+    pages: integer('pages').notNull().default(0),
+    eventsSeen: integer('events_seen').notNull().default(0),
+    /** True once the listing was paged to its end (hasNext false); an aborted crawl covered only part of it. */
+    complete: boolean('complete').notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.provider, t.category] }),
+    // Coverage and gap queries walk one provider × category in time order.
+    index('crawl_coverage_provider_category_started_idx').on(t.provider, t.category, t.startedAt),
   ],
 );
