@@ -2,10 +2,10 @@ import type { Checked, Event, Rejection } from '../domain/types.js';
 import type { Sql } from '../db/connect.js';
 import { acquireWriteLock, type WriteFence } from '../sql/acquireWriteLock.js';
 import { quarantineRecords, type QuarantinedRecord } from '../sql/quarantineRecords.js';
-import { EVENT_STATE, MARKET_STATE, recordStateHistory } from '../sql/recordStateHistory.js';
-import { recordPricing } from '../sql/recordPricing.js';
+import { EVENT_STATE, recordStateHistory } from '../sql/recordStateHistory.js';
 import { upsertEvents } from '../sql/upsertEvents.js';
-import { upsertMarkets, type MarketRow } from '../sql/upsertMarkets.js';
+import type { MarketRow } from '../sql/upsertMarkets.js';
+import { writeMarketRows } from './writeMarketRows.js';
 import { lastByKey, type WriteCounts } from './writeCounts.js';
 
 export interface EventsWrite {
@@ -42,12 +42,7 @@ export async function writeEvents(sql: Sql, page: EventsWrite): Promise<WriteCou
     await acquireWriteLock(tx, page.fence);
     const ev = await upsertEvents(tx, valid, at);
     const eventStates = await recordStateHistory(tx, EVENT_STATE, valid.map((e) => e.eventId), valid.map((e) => [e.isActive, e.isLive, e.winner]), at);
-    const mk = await upsertMarkets(tx, markets, at);
-    const marketStates = await recordStateHistory(
-      tx, MARKET_STATE, markets.map((m) => m.marketId), markets.map((m) => [m.status, m.result, m.settlementTimeSec]), at,
-    );
-    const withPricing = markets.flatMap((m) => (m.pricing ? [{ marketId: m.marketId, pricing: m.pricing }] : []));
-    const pricing = await recordPricing(tx, withPricing, at);
+    const mk = await writeMarketRows(tx, markets, at);
     const quarantined = await quarantineRecords(tx, page.runId, rejected, at);
     return {
       recordsSeen: page.events.length + valid.reduce((n, e) => n + (e.markets?.length ?? 0) + e.rejectedMarkets.length, 0),
@@ -57,8 +52,8 @@ export async function writeEvents(sql: Sql, page: EventsWrite): Promise<WriteCou
         events: ev.inserted,
         markets: mk.inserted,
         event_state_history: eventStates,
-        market_state_history: marketStates,
-        pricing_snapshots: pricing.inserted,
+        market_state_history: mk.states,
+        pricing_snapshots: mk.pricing,
         rejected_records: quarantined,
       },
     };

@@ -3,9 +3,8 @@ import type { Sql } from '../db/connect.js';
 import { acquireWriteLock, type WriteFence } from '../sql/acquireWriteLock.js';
 import { markDetailFetched } from '../sql/markDetailFetched.js';
 import { quarantineRecords } from '../sql/quarantineRecords.js';
-import { MARKET_STATE, recordStateHistory } from '../sql/recordStateHistory.js';
-import { recordPricing } from '../sql/recordPricing.js';
-import { upsertMarkets, type MarketRow } from '../sql/upsertMarkets.js';
+import type { MarketRow } from '../sql/upsertMarkets.js';
+import { writeMarketRows } from './writeMarketRows.js';
 import { lastByKey, type WriteCounts } from './writeCounts.js';
 
 export interface MarketsWrite {
@@ -29,16 +28,14 @@ export async function writeMarkets(sql: Sql, batch: MarketsWrite): Promise<Write
   const at = batch.observedAt;
   return sql.begin(async (tx) => {
     await acquireWriteLock(tx, batch.fence);
-    const mk = await upsertMarkets(tx, rows, at);
-    const states = await recordStateHistory(tx, MARKET_STATE, rows.map((m) => m.marketId), rows.map((m) => [m.status, m.result, m.settlementTimeSec]), at);
-    const pricing = await recordPricing(tx, rows.flatMap((m) => (m.pricing ? [{ marketId: m.marketId, pricing: m.pricing }] : [])), at);
+    const mk = await writeMarketRows(tx, rows, at);
     const quarantined = await quarantineRecords(tx, batch.runId, rejected, at);
     if (batch.endpoint === '/markets/{marketId}') await markDetailFetched(tx, rows.map((m) => m.marketId), at);
     return {
       recordsSeen: batch.markets.length,
       recordsWritten: mk.inserted + mk.updated,
       recordsRejected: rejected.length,
-      rowsByTable: { markets: mk.inserted, market_state_history: states, pricing_snapshots: pricing.inserted, rejected_records: quarantined },
+      rowsByTable: { markets: mk.inserted, market_state_history: mk.states, pricing_snapshots: mk.pricing, rejected_records: quarantined },
     };
   }) as Promise<WriteCounts>;
 }

@@ -29,6 +29,16 @@ export async function startHarness(options: SimulatorOptions = {}): Promise<{ si
   return { sim, newClient };
 }
 
+/** One uninterrupted cycle with a client of its own: the database a test's outcome is compared with. */
+export async function referenceSync(sql: Sql, sim: Simulator): Promise<void> {
+  const client = createPredictionClient({ baseUrl: sim.url, apiKey: API_KEY, rateLimit: { requests: 1_000_000, windowMs: 60_000 } });
+  try {
+    await syncOnce(sql, client, sim);
+  } finally {
+    await client.close();
+  }
+}
+
 /** One cycle over every provider and category, observed on the simulator's clock. */
 export function syncOnce(sql: Sql, client: PredictionClient, sim: Simulator, options: Partial<SyncOptions> = {}): Promise<SyncResult> {
   return runSyncCycle(sql, client, {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
 import { dbContent } from '../helpers/dbContent.js';
 import { runIntervals, startTestService } from '../helpers/serviceHarness.js';
-import { startHarness, syncOnce } from '../helpers/syncHarness.js';
+import { referenceSync, startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 
 let sim: Simulator;
@@ -43,9 +43,7 @@ describe('scheduled service', () => {
       for (const job of ['crawl', 'details', 'orderbooks']) expect(perJob(runs, job)).toBeLessThanOrEqual(perJob(ticks as never, job));
 
       // Whatever the interleaving, the data is that of one plain sync.
-      const client = (await import('../../src/app/createClientFromConfig.js')).createClientFromConfig({ apiUrl: sim.url, apiKey: 'test-key-5f2c91', rateLimitRpm: 1_000_000 });
-      await syncOnce(reference.sql, client, sim);
-      await client.close();
+      await referenceSync(reference.sql, sim);
       const [content, expected] = [await dbContent(db.sql), await dbContent(reference.sql)];
       expect(content.events).toEqual(expected.events);
       expect(content.markets).toEqual(expected.markets);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
 import { dbContent } from '../helpers/dbContent.js';
 import { runCli } from '../helpers/runCli.js';
-import { API_KEY, startHarness, syncOnce } from '../helpers/syncHarness.js';
+import { API_KEY, referenceSync, startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -46,11 +46,7 @@ describe('crash safety', () => {
     const reference = await createTestDatabase();
     const crashed = await createTestDatabase();
     try {
-      const client = (await import('../../src/app/createClientFromConfig.js')).createClientFromConfig({
-        apiUrl: sim.url, apiKey: API_KEY, rateLimitRpm: 1_000_000,
-      });
-      await syncOnce(reference.sql, client, sim);
-      await client.close();
+      await referenceSync(reference.sql, sim);
 
       // In the listing crawl, mid-crawl, and during the order-book sweep.
       const kills = [];

@@ -9,6 +9,20 @@ const tz = { withTimezone: true, mode: 'date' } as const;
  */
 export const analyticsSchema = pgSchema('analytics');
 
+/** The quote columns the price views share: USD (micro-USD × 10⁻⁶), mid, spread, implied probability. */
+const quoteColumns = () => ({
+    buyYesUsd: numeric('buy_yes_usd'),
+    sellYesUsd: numeric('sell_yes_usd'),
+    buyNoUsd: numeric('buy_no_usd'),
+    sellNoUsd: numeric('sell_no_usd'),
+    yesBidUsd: numeric('yes_bid_usd'),
+    yesAskUsd: numeric('yes_ask_usd'),
+    yesMidUsd: numeric('yes_mid_usd'),
+    yesSpreadUsd: numeric('yes_spread_usd'),
+    impliedYesProbability: numeric('implied_yes_probability'),
+    volume: numeric('volume'),
+});
+
 // ---------------------------------------------------------------------------------------------
 // The views, for reading them through the ORM. `.existing()` keeps drizzle-kit from generating
 // them; test/analytics/ormViews.test.ts checks these columns against the database. Descriptions,
@@ -32,16 +46,7 @@ export const marketLatest = analyticsSchema
     lastSeenAt: timestamp('last_seen_at', tz).notNull(),
     quoteObservedAt: timestamp('quote_observed_at', tz),
     quoteLastObservedAt: timestamp('quote_last_observed_at', tz),
-    buyYesUsd: numeric('buy_yes_usd'),
-    sellYesUsd: numeric('sell_yes_usd'),
-    buyNoUsd: numeric('buy_no_usd'),
-    sellNoUsd: numeric('sell_no_usd'),
-    yesBidUsd: numeric('yes_bid_usd'),
-    yesAskUsd: numeric('yes_ask_usd'),
-    yesMidUsd: numeric('yes_mid_usd'),
-    yesSpreadUsd: numeric('yes_spread_usd'),
-    impliedYesProbability: numeric('implied_yes_probability'),
-    volume: numeric('volume'),
+    ...quoteColumns(),
   })
   .existing();
 
@@ -51,16 +56,7 @@ export const priceHistory = analyticsSchema
     validFrom: timestamp('valid_from', tz).notNull(),
     validTo: timestamp('valid_to', tz),
     lastObservedAt: timestamp('last_observed_at', tz).notNull(),
-    buyYesUsd: numeric('buy_yes_usd'),
-    sellYesUsd: numeric('sell_yes_usd'),
-    buyNoUsd: numeric('buy_no_usd'),
-    sellNoUsd: numeric('sell_no_usd'),
-    yesBidUsd: numeric('yes_bid_usd'),
-    yesAskUsd: numeric('yes_ask_usd'),
-    yesMidUsd: numeric('yes_mid_usd'),
-    yesSpreadUsd: numeric('yes_spread_usd'),
-    impliedYesProbability: numeric('implied_yes_probability'),
-    volume: numeric('volume'),
+    ...quoteColumns(),
   })
   .existing();
 
