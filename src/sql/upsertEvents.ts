@@ -4,10 +4,8 @@ import { jsonText, type Queryable } from './queryable.js';
 
 /** Change-only upsert of events into prediction.events (see changeOnlyUpsert). */
 export function upsertEvents(sql: Queryable, events: readonly Event[], observedAt: Date): Promise<UpsertCounts> {
-  const text = (column: string, pick: (e: Event) => string | null) =>
-    ({ column, bindAs: 'text', values: events.map(pick) }) as const;
-  const bool = (column: string, pick: (e: Event) => boolean | null) =>
-    ({ column, bindAs: 'boolean', values: events.map(pick) }) as const;
+  const text = (column: string, value: (e: Event) => string | null) => ({ column, bindAs: 'text', value }) as const;
+  const bool = (column: string, value: (e: Event) => boolean | null) => ({ column, bindAs: 'boolean', value }) as const;
   return changeOnlyUpsert(
     sql,
     'prediction.events',
@@ -28,12 +26,13 @@ export function upsertEvents(sql: Queryable, events: readonly Event[], observedA
       bool('is_trending', (e) => e.isTrending),
       bool('is_recommended', (e) => e.isRecommended),
       text('winner', (e) => e.winner),
-      { column: 'begin_at', bindAs: 'float8', convert: 'to_timestamp({})', values: events.map((e) => e.beginAtSec) },
+      { column: 'begin_at', bindAs: 'float8', convert: 'to_timestamp({})', value: (e) => e.beginAtSec },
       { ...text('tvl_usd', (e) => e.tvlUsd), convert: '{}::numeric' },
       { ...text('volume_usd', (e) => e.volumeUsd), convert: '{}::numeric' },
       { ...text('raw', (e) => jsonText(e.raw)), convert: '{}::jsonb' },
       { ...text('drift', (e) => jsonText(e.drift)), convert: 'array(select jsonb_array_elements_text({}::jsonb))' },
     ],
+    events,
     observedAt,
   );
 }

@@ -16,10 +16,9 @@ export interface MarketRow extends Market {
  * would rewrite the market row on every price tick.
  */
 export function upsertMarkets(sql: Queryable, markets: readonly MarketRow[], observedAt: Date): Promise<UpsertCounts> {
-  const text = (column: string, pick: (m: MarketRow) => string | null) =>
-    ({ column, bindAs: 'text', values: markets.map(pick) }) as const;
-  const time = (column: string, pick: (m: MarketRow) => number | null) =>
-    ({ column, bindAs: 'float8', convert: 'to_timestamp({})', values: markets.map(pick) }) as const;
+  const text = (column: string, value: (m: MarketRow) => string | null) => ({ column, bindAs: 'text', value }) as const;
+  const time = (column: string, value: (m: MarketRow) => number | null) =>
+    ({ column, bindAs: 'float8', convert: 'to_timestamp({})', value }) as const;
   return changeOnlyUpsert(
     sql,
     'prediction.markets',
@@ -32,7 +31,7 @@ export function upsertMarkets(sql: Queryable, markets: readonly MarketRow[], obs
       { ...text('description', (m) => m.description), keepStoredWhenNull: true },
       { ...text('rules_primary', (m) => m.rulesPrimary), keepStoredWhenNull: true },
       { ...text('rules_secondary', (m) => m.rulesSecondary), keepStoredWhenNull: true },
-      { column: 'is_tradable', bindAs: 'boolean', values: markets.map((m) => m.isTradable), keepStoredWhenNull: true },
+      { column: 'is_tradable', bindAs: 'boolean', value: (m) => m.isTradable, keepStoredWhenNull: true },
       text('status', (m) => m.status),
       text('result', (m) => m.result),
       time('open_time', (m) => m.openTimeSec),
@@ -41,6 +40,7 @@ export function upsertMarkets(sql: Queryable, markets: readonly MarketRow[], obs
       { ...text('raw', (m) => jsonText(withoutPricing(m.raw))), convert: '{}::jsonb' },
       { ...text('drift', (m) => jsonText(m.drift)), convert: 'array(select jsonb_array_elements_text({}::jsonb))' },
     ],
+    markets,
     observedAt,
   );
 }

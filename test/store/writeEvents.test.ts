@@ -70,6 +70,23 @@ describe('writeEvents', () => {
     expect(prices.map((p) => p.buy_yes_micro_usd)).toEqual(['650000', '700000']);
   });
 
+  it('finds the changed markets of a batch larger than one hashing chunk, and moves last_seen_at of all the others', async () => {
+    const ids = Array.from({ length: 5_000 }, (_, i) => `M${String(i).padStart(4, '0')}`);
+    const events = (changed: Set<string>) => [
+      event('E1', ids.map((id) => market(id, changed.has(id) ? { status: 'closed', result: 'no', settlementTimeSec: 1_767_300_000 } : {}))),
+    ];
+    await writeEvents(db.sql, page(events(new Set()), t(0)));
+    // First, middle and last rows of chunks, so a mistake in chunk bookkeeping shows.
+    const changed = new Set(['M0000', 'M1999', 'M2000', 'M3333', 'M4999']);
+    const written = await writeEvents(db.sql, page(events(changed), t(10)));
+    expect(written.recordsWritten).toBe(changed.size);
+    expect(written.rowsByTable).toMatchObject({ markets: 0, market_state_history: changed.size });
+    const rows = await db.sql`select market_id, status, last_seen_at, changed_at from prediction.markets order by market_id`;
+    expect(rows.filter((r) => r.status === 'closed').map((r) => r.market_id)).toEqual([...changed]);
+    expect(rows.every((r) => r.last_seen_at.getTime() === t(10).getTime())).toBe(true);
+    expect(rows.filter((r) => r.changed_at.getTime() === t(10).getTime()).map((r) => r.market_id)).toEqual([...changed]);
+  });
+
   it('is idempotent: the same page written twice leaves no duplicate, and an older observation changes nothing', async () => {
     const first = [event('E1', [market('M1')])];
     await writeEvents(db.sql, page(first, t(0)));
