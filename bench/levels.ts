@@ -7,14 +7,15 @@ import postgres from 'postgres';
 import type { Checked, OrderBook } from '../src/domain/types.js';
 import { copyRows, type CopyField } from '../src/sql/copyRows.js';
 import { writeOrderBooks } from '../src/store/writeOrderBooks.js';
-import { noDelayOptions } from './support/noDelaySocket.js';
+import { LEVELS_PER_WRITE } from '../src/sync/sweepOrderBooks.js';
 import { fmtInt, fmtKRowsPerSec, fmtMs, fmtRatio, median, printTable, section } from './support/report.js';
 import { cleanup, createScratch, dropScratch, type ScratchDb } from './support/scratchDb.js';
 
 const BOOKS = 20_000;
 const LEVELS_PER_SIDE = 25;
 const LEVELS_TOTAL = BOOKS * LEVELS_PER_SIDE * 2;
-const BATCH_BOOKS = 250;
+/** Books per writeOrderBooks call: as many as the sweep gathers before a write. */
+const BATCH_BOOKS = LEVELS_PER_WRITE / (LEVELS_PER_SIDE * 2);
 /** Each method runs this many times, interleaved, on fresh tables; the median is reported. */
 const REPEATS = 3;
 const COLUMNS = ['market_id', 'snapshot_id', 'side', 'price_cents', 'size'];
@@ -61,12 +62,9 @@ export async function benchLevels(serverUrl: string): Promise<void> {
   section(`1. Order-book levels: pipeline vs raw COPY (${fmtInt(BOOKS)} books × ${LEVELS_PER_SIDE * 2} levels = ${fmtInt(LEVELS_TOTAL)} rows)`);
   let db: ScratchDb | undefined;
   let pool: postgres.Sql | undefined;
-  let noDelay: postgres.Sql | undefined;
   try {
     db = await createScratch(serverUrl, `bench_sync_levels_${process.pid}`);
     pool = postgres(db.url, { max: 2, onnotice: () => {} });
-    // The same, with TCP_NODELAY: shows how much of the gap is Nagle's algorithm, not Postgres.
-    noDelay = postgres(db.url, { ...noDelayOptions(db.url), max: 2, onnotice: () => {} });
     await pool`create table prediction.bench_levels (like prediction.orderbook_levels including all)`;
     const books = makeBooks();
     const allRows = levelRows(books, 1);
@@ -81,7 +79,7 @@ export async function benchLevels(serverUrl: string): Promise<void> {
       let written = 0;
       for (const batch of bookBatches) {
         const checked: Checked<OrderBook>[] = batch.map((value) => ({ ok: true, value }));
-        written += (await writeOrderBooks(sql, { runId: null, books: checked, observedAt })).rowsByTable.orderbook_levels ?? 0;
+        written += (await writeOrderBooks(sql, { runId: null, fetches: [{ books: checked, observedAt }] })).rowsByTable.orderbook_levels ?? 0;
       }
       if (written !== LEVELS_TOTAL) throw new Error(`pipeline wrote ${written} levels, expected ${LEVELS_TOTAL}`);
     };
@@ -89,8 +87,6 @@ export async function benchLevels(serverUrl: string): Promise<void> {
     const methods: [string, 'raw' | 'pipeline', () => Promise<unknown>][] = [
       ['copyOne', 'raw', () => copyRows(sql, RAW_TABLE, COLUMNS, allRows)],
       ['copyBatched', 'raw', copyBatched(sql)],
-      ['copyBatchedNoDelay', 'raw', copyBatched(noDelay)],
-      ['pipelineNoDelay', 'pipeline', pipeline(noDelay)],
       ['pipeline', 'pipeline', pipeline(sql)],
     ];
     const runs: Record<string, number[]> = Object.fromEntries(methods.map(([k]) => [k, []]));
@@ -118,10 +114,8 @@ export async function benchLevels(serverUrl: string): Promise<void> {
         row('raw COPY, one statement', 'copyOne', `copyRows, ${fmtInt(LEVELS_TOTAL)} rows in one COPY (baseline)`),
         row('raw COPY, batched', 'copyBatched', `copyRows, one COPY + commit per ${BATCH_BOOKS} books`),
         row('pipeline writeOrderBooks', 'pipeline', `${BATCH_BOOKS} books per call: write lock, snapshot compare/insert, COPY, commit`),
-        row('raw COPY, batched, TCP_NODELAY', 'copyBatchedNoDelay', 'as "batched", on a connection with Nagle off (not what src does)'),
-        row('pipeline, TCP_NODELAY', 'pipelineNoDelay', 'as "pipeline", on a connection with Nagle off (not what src does)'),
       ]);
   } finally {
-    await cleanup(async () => pool?.end({ timeout: 5 }), async () => noDelay?.end({ timeout: 5 }), async () => db && dropScratch(serverUrl, db));
+    await cleanup(async () => pool?.end({ timeout: 5 }), async () => db && dropScratch(serverUrl, db));
   }
 }

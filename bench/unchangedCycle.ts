@@ -49,10 +49,10 @@ export async function benchUnchangedCycle(serverUrl: string): Promise<void> {
     const db = await createScratch(serverUrl, `bench_sync_unchanged_${process.pid}`);
     dbs.push(db);
     const TABLES = await appTables(db);
-    const cycle = async (noDelay = false): Promise<StepMeasure<SyncResult> & { simRequests: number }> => {
+    const cycle = async (): Promise<StepMeasure<SyncResult> & { simRequests: number }> => {
       sim.resetRequests();
       // Four connections, as the CLI's pool (connect()).
-      const m = await measureStep(db, TABLES, (w) => runSyncCycle(w, client, options), { max: 4, noDelay });
+      const m = await measureStep(db, TABLES, (w) => runSyncCycle(w, client, options), { max: 4 });
       return { ...m, simRequests: sim.counters().total };
     };
     const first = await cycle();
@@ -62,8 +62,6 @@ export async function benchUnchangedCycle(serverUrl: string): Promise<void> {
     dbs.push(clone);
     const second = await cycle();
     const moved = await withDb(db, (sql) => rowsMovedBy(sql, second.result.runId));
-    // Time only: the same unchanged cycle once more, on connections with Nagle's algorithm off.
-    const third = await cycle(true);
     const at = new Date();
     const minimal = await measureStep(clone, TABLES, (w) => w.begin(async (tx) => {
       await tx`update prediction.events set last_seen_at = ${at} where event_id = any(${moved.events}::text[])`;
@@ -87,8 +85,6 @@ export async function benchUnchangedCycle(serverUrl: string): Promise<void> {
         row('cycle 1 (first load)', first, fmtInt(first.result.totals.requests), 'runSyncCycle into an empty database', false),
         row('cycle 2 (unchanged)', second, fmtInt(second.result.totals.requests),
           `rowsByTable: ${Object.entries(rows2).map(([t, n]) => `${t} ${n}`).join(', ')} (run accounting rows are new by design)`),
-        row('cycle 3 (unchanged), TCP_NODELAY', third, fmtInt(third.result.totals.requests),
-          'as cycle 2, on a pool with Nagle off (not what src does): compare the time'),
         row('minimum: plain UPDATEs', minimal, '', `${fmtInt(moved.events.length)} events, ${fmtInt(moved.markets.length)} markets, ` +
           `${fmtInt(moved.prices.length)} price and ${fmtInt(moved.books.length)} book snapshots`),
       ]);
@@ -99,7 +95,7 @@ export async function benchUnchangedCycle(serverUrl: string): Promise<void> {
     const min = minimumRequests(sim.world, options.providers, options.categories, PAGE_SIZE);
     printTable('5. requests per cycle against the minimum (target 1.00)',
       ['cycle', 'requests (run)', 'requests (simulator saw)', 'minimum', 'ratio', 'by endpoint'],
-      [first, second, third].map((c, i) => [`cycle ${i + 1}`, fmtInt(c.result.totals.requests), fmtInt(c.simRequests), fmtInt(min.total),
+      [first, second].map((c, i) => [`cycle ${i + 1}`, fmtInt(c.result.totals.requests), fmtInt(c.simRequests), fmtInt(min.total),
         (c.result.totals.requests / min.total).toFixed(3), requestsByEndpoint(c.result.totals.requestsByStatus)]));
     console.log(`minimum = ${fmtInt(min.listingPages)} listing pages (Σ ceil(listed events / ${PAGE_SIZE}) over provider × category) + ${fmtInt(min.orderBooks)} order books (open listed markets)`);
   } finally {

@@ -9,7 +9,6 @@
  * full-page images comparable between a step and its baseline.
  */
 import postgres from 'postgres';
-import { noDelayOptions } from './noDelaySocket.js';
 import type { ScratchDb } from './scratchDb.js';
 
 export interface WalUse {
@@ -48,7 +47,7 @@ export async function measureStep<T>(
   db: ScratchDb,
   tables: readonly string[],
   fn: (work: postgres.Sql, probe: Probe) => Promise<T>,
-  workOptions: { max?: number; noDelay?: boolean } = {},
+  workOptions: { max?: number } = {},
 ): Promise<StepMeasure<T>> {
   const pool = postgres(db.url, { max: 1, onnotice: () => {} });
   const probe = await pool.reserve();
@@ -61,7 +60,7 @@ export async function measureStep<T>(
     const [{ oid }] = (await probe`select oid::int from pg_database where datname = current_database()`) as unknown as [{ oid: number }];
     const before = await counters(probe, tables);
     const [{ lsn }] = (await probe`select pg_current_wal_insert_lsn()::text as lsn`) as unknown as [{ lsn: string }];
-    const work = postgres(db.url, { ...(workOptions.noDelay ? noDelayOptions(db.url) : {}), max: workOptions.max ?? 1, onnotice: () => {} });
+    const work = postgres(db.url, { max: workOptions.max ?? 1, onnotice: () => {} });
     const start = performance.now();
     let result: T;
     let ms: number;

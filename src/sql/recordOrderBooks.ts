@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { OrderBook } from '../domain/types.js';
 import { copyRows } from './copyRows.js';
 import type { ObservationCounts } from './recordPricing.js';
@@ -9,20 +9,29 @@ export interface OrderBookCounts extends ObservationCounts {
   levels: number;
 }
 
+/** A book and when it was received. */
+export interface ObservedOrderBook {
+  book: OrderBook;
+  observedAt: Date;
+}
+
 /**
  * Change-only order-book history: a book identical to the market's latest snapshot (same content
  * hash) only moves that snapshot's last_observed_at; a different one becomes a new snapshot whose
- * levels are appended with COPY (levels are never updated, so no ON CONFLICT is needed).
- * Market ids must be unique within the batch.
+ * levels are appended with COPY (levels are never updated, so no ON CONFLICT is needed). Each book
+ * keeps its own observation time, so a batch may gather several fetches. Market ids must be unique
+ * within the batch.
  */
-export async function recordOrderBooks(sql: Queryable, books: readonly OrderBook[], observedAt: Date): Promise<OrderBookCounts> {
-  if (books.length === 0) return { inserted: 0, confirmed: 0, levels: 0 };
+export async function recordOrderBooks(sql: Queryable, observed: readonly ObservedOrderBook[]): Promise<OrderBookCounts> {
+  if (observed.length === 0) return { inserted: 0, confirmed: 0, levels: 0 };
+  const books = observed.map((o) => o.book);
   const rows = await sql<{ market_id: string; snapshot_id: string | null; confirmed: boolean }[]>`
     with input as (
       select * from unnest(${books.map((b) => b.marketId)}::text[], ${books.map(contentHash)}::text[],
                            ${books.map((b) => b.yes.length)}::int[], ${books.map((b) => b.no.length)}::int[],
-                           ${books.map((b) => String(b.isNull))}::text[])
-        as t(market_id, content_hash, yes_levels, no_levels, is_null_text)
+                           ${books.map((b) => String(b.isNull))}::text[],
+                           ${observed.map((o) => o.observedAt.toISOString())}::timestamptz[])
+        as t(market_id, content_hash, yes_levels, no_levels, is_null_text, observed_at)
     ),
     compared as (
       select i.*, l.snapshot_id as latest_id, l.observed_at as latest_at,
@@ -34,14 +43,14 @@ export async function recordOrderBooks(sql: Queryable, books: readonly OrderBook
     ),
     inserted as (
       insert into prediction.orderbook_snapshots (market_id, observed_at, last_observed_at, yes_levels, no_levels, content_hash, is_null)
-      select market_id, ${observedAt}::timestamptz, ${observedAt}::timestamptz, yes_levels, no_levels, content_hash, is_null_text::boolean
-      from compared where not same and (latest_at is null or latest_at < ${observedAt}::timestamptz)
+      select market_id, observed_at, observed_at, yes_levels, no_levels, content_hash, is_null_text::boolean
+      from compared where not same and (latest_at is null or latest_at < observed_at)
       returning market_id, snapshot_id
     ),
     confirmed as (
-      update prediction.orderbook_snapshots s set last_observed_at = ${observedAt}::timestamptz
+      update prediction.orderbook_snapshots s set last_observed_at = c.observed_at
       from compared c
-      where c.same and s.market_id = c.market_id and s.snapshot_id = c.latest_id and s.last_observed_at < ${observedAt}::timestamptz
+      where c.same and s.market_id = c.market_id and s.snapshot_id = c.latest_id and s.last_observed_at < c.observed_at
       returning s.market_id
     )
     select market_id, snapshot_id::text, false as confirmed from inserted
@@ -63,5 +72,5 @@ export async function recordOrderBooks(sql: Queryable, books: readonly OrderBook
 /** Identifies a book's content: equal books, equal hashes. */
 export function contentHash(book: OrderBook): string {
   const side = (levels: OrderBook['yes']) => levels.map((l) => `${l.priceCents}:${l.size}`).join(',');
-  return createHash('sha256').update(`${book.isNull ? 'null' : 'book'}|${side(book.yes)}|${side(book.no)}`).digest('base64url');
+  return hash('sha256', `${book.isNull ? 'null' : 'book'}|${side(book.yes)}|${side(book.no)}`, 'base64url');
 }

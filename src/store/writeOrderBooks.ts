@@ -3,26 +3,35 @@ import type { Sql } from '../db/connect.js';
 import { acquireWriteLock, type WriteFence } from '../sql/acquireWriteLock.js';
 import { quarantineRecords } from '../sql/quarantineRecords.js';
 import { recordOrderBooks } from '../sql/recordOrderBooks.js';
-import { lastByKey, type WriteCounts } from './writeCounts.js';
+import { emptyCounts, lastByKey, type WriteCounts } from './writeCounts.js';
+
+/** The books of one fetch and when they were received. */
+export interface FetchedOrderBooks {
+  books: readonly Checked<OrderBook>[];
+  observedAt: Date;
+}
 
 export interface OrderBooksWrite {
   runId: number | null;
-  books: readonly Checked<OrderBook>[];
-  observedAt: Date;
+  /** One or more fetches, oldest first; each book keeps its own fetch's time. */
+  fetches: readonly FetchedOrderBooks[];
   /** Checked in the transaction before anything is written (see WriteFence). */
   fence?: WriteFence | undefined;
 }
 
-/** Writes a batch of order books in one transaction; invalid ones are quarantined. */
+/** Writes the order books of one or more fetches in one transaction; invalid ones are quarantined. */
 export async function writeOrderBooks(sql: Sql, batch: OrderBooksWrite): Promise<WriteCounts> {
-  const books = lastByKey(batch.books.flatMap((b) => (b.ok ? [b.value] : [])), (b) => b.marketId);
-  const rejected = batch.books.flatMap((b) => (b.ok ? [] : [{ ...b.rejection, endpoint: '/orderbook/{marketId}' }]));
+  const all = batch.fetches.flatMap((f) => f.books.map((checked) => ({ checked, observedAt: f.observedAt })));
+  const books = lastByKey(all.flatMap(({ checked, observedAt }) => (checked.ok ? [{ book: checked.value, observedAt }] : [])), (o) => o.book.marketId);
+  const rejected = all.flatMap(({ checked }) => (checked.ok ? [] : [{ ...checked.rejection, endpoint: '/orderbook/{marketId}' }]));
+  const lastAt = batch.fetches.at(-1)?.observedAt;
+  if (!lastAt) return emptyCounts();
   return sql.begin(async (tx) => {
     await acquireWriteLock(tx, batch.fence);
-    const written = await recordOrderBooks(tx, books, batch.observedAt);
-    const quarantined = await quarantineRecords(tx, batch.runId, rejected, batch.observedAt);
+    const written = await recordOrderBooks(tx, books);
+    const quarantined = await quarantineRecords(tx, batch.runId, rejected, lastAt);
     return {
-      recordsSeen: batch.books.length,
+      recordsSeen: all.length,
       recordsWritten: written.inserted,
       recordsRejected: rejected.length,
       rowsByTable: { orderbook_snapshots: written.inserted, orderbook_levels: written.levels, rejected_records: quarantined },

@@ -1,6 +1,5 @@
-import type { Checked, OrderBook } from '../domain/types.js';
 import { selectOrderBookTargets } from '../sql/selectSyncTargets.js';
-import { writeOrderBooks } from '../store/writeOrderBooks.js';
+import { writeOrderBooks, type FetchedOrderBooks } from '../store/writeOrderBooks.js';
 import { fetchInBatches } from './fetchInBatches.js';
 import type { SyncContext } from './SyncContext.js';
 
@@ -15,9 +14,10 @@ export interface SweepOptions {
 
 /**
  * Levels gathered before a write. Books are small (tens of levels), and a transaction has a fixed
- * cost (lock, snapshot insert, COPY set-up), so several fetch batches are written together.
+ * cost (lock, snapshot statement, COPY set-up, commit), so several fetch batches are written
+ * together, each book with its own fetch's time. 50k levels hold the write lock for ~0.2 s.
  */
-const LEVELS_PER_WRITE = 10_000;
+export const LEVELS_PER_WRITE = 50_000;
 
 /**
  * Fetches the order books of open markets in priority order (stale first, then volume, then
@@ -31,17 +31,15 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
     now: ctx.now(),
   });
   let done = 0;
-  let pending: Checked<OrderBook>[] = [];
+  let pending: FetchedOrderBooks[] = [];
   let pendingLevels = 0;
-  let pendingAt: Date | undefined;
   const flush = async () => {
     if (pending.length === 0) return;
-    const books = pending;
+    const fetches = pending;
     pending = [];
     pendingLevels = 0;
-    // Stamped with the group's last fetch: an earlier time would claim a book was known before it was.
-    ctx.totals.add(await writeOrderBooks(ctx.sql, { runId: ctx.runId, books, observedAt: pendingAt!, fence: ctx.fence }));
-    done += books.length;
+    ctx.totals.add(await writeOrderBooks(ctx.sql, { runId: ctx.runId, fetches, fence: ctx.fence }));
+    done += fetches.reduce((n, f) => n + f.books.length, 0);
     ctx.progress(`order books ${done}/${targets.length}`);
   };
   try {
@@ -49,11 +47,9 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
       targets,
       (marketId) => ctx.client.getOrderBook(marketId),
       async (results, observedAt) => {
-        pendingAt = observedAt;
-        for (const { result } of results) {
-          pending.push(result);
-          if (result.ok) pendingLevels += result.value.yes.length + result.value.no.length;
-        }
+        const books = results.map((r) => r.result);
+        pending.push({ books, observedAt });
+        for (const b of books) if (b.ok) pendingLevels += b.value.yes.length + b.value.no.length;
         if (pendingLevels >= LEVELS_PER_WRITE) await flush();
       },
       {
