@@ -1,7 +1,7 @@
 /**
  * The write-path and sync benchmarks of issue 4. Run on demand, never in tests:
  *
- *   npx tsx bench/sync.ts [levels|upsert|unchanged|rss|rss-compiled|all] [--db postgres://user@host:5432/postgres]
+ *   npx tsx bench/sync.ts [levels|upsert|unchanged|rss|rss-tsx|all] [--db postgres://user@host:5432/postgres]
  *
  * Each benchmark creates its own scratch databases (bench_sync_*) on that server, migrates them
  * with the app's migrations and drops them at the end. See bench/README.md.
@@ -17,9 +17,9 @@ const BENCHES: Record<string, (serverUrl: string) => Promise<void>> = {
   upsert: benchUpsert,
   unchanged: benchUnchangedCycle,
   rss: (url) => benchSyncRss(url, 'full'),
-  'rss-compiled': (url) => benchSyncRss(url, 'compiled'),
+  'rss-tsx': (url) => benchSyncRss(url, 'tsx'),
 };
-/** What `all` (or no name) runs: everything but the extra ~3-minute compiled-JS RSS run. */
+/** What `all` (or no name) runs: everything but the extra 100k-market sync through tsx. */
 const ALL = ['levels', 'upsert', 'unchanged', 'rss'];
 
 /** `[name] [--db URL]`, from argv only (only src/config.ts reads the environment). */

@@ -4,14 +4,13 @@
  * a manual clock, so the world stays still during the sync and the minimum number of requests can
  * be computed from it afterwards.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../src/domain/types.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { minimumRequests, requestsByEndpoint } from './support/minimumRequests.js';
 import { fmtInt, printTable, section } from './support/report.js';
-import { compileCli } from './support/compiledCli.js';
 import { cleanup, createScratch, dropScratch, withDb, type ScratchDb } from './support/scratchDb.js';
 
 const MARKETS = 100_000;
@@ -112,34 +111,32 @@ async function syncWorld(serverUrl: string, label: string, markets: number, cli:
 }
 
 /**
- * `full`: the 100k-market sync through tsx (as bin/ runs it), beside 300-market baselines through
- * tsx and as transpiled JS. `compiled`: the 100k-market sync as transpiled JS only (another ~3
- * minutes, so it is a benchmark of its own, not part of "all").
+ * `full`: the 100k-market sync as `npm run cli` and bin/ run it (the compiled dist/), beside
+ * 300-market baselines compiled and through tsx (`npm run dev`). `tsx`: the 100k-market sync
+ * through tsx only (another ~1 minute, so it is a benchmark of its own, not part of "all").
  */
-export async function benchSyncRss(serverUrl: string, variant: 'full' | 'compiled' = 'full'): Promise<void> {
+export async function benchSyncRss(serverUrl: string, variant: 'full' | 'tsx' = 'full'): Promise<void> {
   section(`4. Peak RSS of a ${fmtInt(MARKETS)}-market sync (the CLI in a child process; target ≤ ${TARGET_RSS_MB} MB)`);
-  const tsx = ['--import', 'tsx', '--import', './bench/support/reportMaxRss.ts', 'src/cli/main.ts', 'sync'];
-  const compiled = await compileCli(ROOT);
-  try {
-    const js = ['--import', compiled.reportMaxRss, compiled.main, 'sync'];
-    // Baselines first: what the process costs with (almost) no data, through tsx and as plain JS.
-    const runs = variant === 'compiled'
-      ? [await syncWorld(serverUrl, `${fmtInt(MARKETS)} markets, transpiled JS, no tsx`, MARKETS, js)]
-      : [
-          await syncWorld(serverUrl, `${TINY_MARKETS} markets, tsx (as bin/ runs it)`, TINY_MARKETS, tsx),
-          await syncWorld(serverUrl, `${TINY_MARKETS} markets, transpiled JS, no tsx`, TINY_MARKETS, js),
-          await syncWorld(serverUrl, `${fmtInt(MARKETS)} markets, tsx (as bin/ runs it)`, MARKETS, tsx),
-        ];
-    const mb = (kb: number | null) => (kb === null ? 'n/a' : (kb / 1024).toFixed(0));
-    printTable('peak RSS of `prediction-ingest sync` (getrusage maxRSS of the child; VmHWM polled every 200 ms as a cross-check)',
-      ['run', 'peak RSS MB', 'polled VmHWM MB', 'wall s', 'requests', 'req/s', 'exit', 'stored'],
-      runs.map((w) => [w.label, mb(w.run.maxRssKb), mb(w.run.polledPeakKb), (w.run.wallMs / 1000).toFixed(1), fmtInt(w.requests),
-        (w.requests / (w.run.wallMs / 1000)).toFixed(0), String(w.run.exitCode), w.stored]));
-    const big = runs[runs.length - 1]!;
-    console.log(`summary line (${big.label}): ${big.run.summary}`);
-    printTable('5. requests of one cycle against the minimum (target 1.00)', ['run', 'requests', 'minimum', 'ratio', 'minimum is', 'by endpoint'],
-      runs.map((w) => [w.label, fmtInt(w.requests), fmtInt(w.minimum), (w.requests / w.minimum).toFixed(3), w.minimumNote, requestsByEndpoint(w.byEndpoint)]));
-  } finally {
-    await cleanup(() => compiled.remove());
-  }
+  // What `npm run cli` does first: an incremental build of dist/.
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const preload = ['--import', './bench/support/reportMaxRss.mjs'];
+  const dist = [...preload, 'bin/prediction-ingest.js', 'sync'];
+  const tsx = ['--import', 'tsx', ...preload, 'src/cli/main.ts', 'sync'];
+  // Baselines first: what the process costs with (almost) no data, compiled and through tsx.
+  const runs = variant === 'tsx'
+    ? [await syncWorld(serverUrl, `${fmtInt(MARKETS)} markets, through tsx (npm run dev)`, MARKETS, tsx)]
+    : [
+        await syncWorld(serverUrl, `${TINY_MARKETS} markets, compiled (npm run cli, bin/)`, TINY_MARKETS, dist),
+        await syncWorld(serverUrl, `${TINY_MARKETS} markets, through tsx (npm run dev)`, TINY_MARKETS, tsx),
+        await syncWorld(serverUrl, `${fmtInt(MARKETS)} markets, compiled (npm run cli, bin/)`, MARKETS, dist),
+      ];
+  const mb = (kb: number | null) => (kb === null ? 'n/a' : (kb / 1024).toFixed(0));
+  printTable('peak RSS of `prediction-ingest sync` (getrusage maxRSS of the child; VmHWM polled every 200 ms as a cross-check)',
+    ['run', 'peak RSS MB', 'polled VmHWM MB', 'wall s', 'requests', 'req/s', 'exit', 'stored'],
+    runs.map((w) => [w.label, mb(w.run.maxRssKb), mb(w.run.polledPeakKb), (w.run.wallMs / 1000).toFixed(1), fmtInt(w.requests),
+      (w.requests / (w.run.wallMs / 1000)).toFixed(0), String(w.run.exitCode), w.stored]));
+  const big = runs[runs.length - 1]!;
+  console.log(`summary line (${big.label}): ${big.run.summary}`);
+  printTable('5. requests of one cycle against the minimum (target 1.00)', ['run', 'requests', 'minimum', 'ratio', 'minimum is', 'by endpoint'],
+    runs.map((w) => [w.label, fmtInt(w.requests), fmtInt(w.minimum), (w.requests / w.minimum).toFixed(3), w.minimumNote, requestsByEndpoint(w.byEndpoint)]));
 }

@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so the package needs no build step.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../src/cli/main.ts');
+// The compiled CLI: `npm ci` (through `prepare`) and `npm run build` write dist/.
+await import('../dist/cli/main.js');

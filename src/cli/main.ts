@@ -3,12 +3,15 @@ import { Command, CommanderError } from 'commander';
 import { getConfig } from '../config.js';
 import { classifyError } from './classifyError.js';
 import { ExitCode } from './exitCodes.js';
+import { limitHeapGrowth } from './limitHeapGrowth.js';
 import { registerDemo } from './commands/demo.js';
 import { registerExplore } from './commands/explore.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerServe } from './commands/serve.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerSync } from './commands/sync.js';
+
+limitHeapGrowth();
 
 const program = new Command('prediction-ingest')
   .description('Ingests the Prediction Market Read API into a historical Postgres database.')

@@ -6,6 +6,7 @@
  * the quota before failing). The x-ratelimit-* headers go out on every response that reached
  * the limiter. Longer than most files because the pipeline reads best in one place.
  */
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Faults } from '../faults/faults.js';
@@ -53,6 +54,8 @@ const outcomeOf = (status: number): RequestOutcome =>
 export async function startHttpServer(deps: ServerDeps, port: number): Promise<RunningServer> {
   const sockets = new Set<Socket>();
   const stopping = new AbortController();
+  // Each delayed request in flight listens to it, and there may be hundreds: not a leak.
+  setMaxListeners(0, stopping.signal);
   let requestSeq = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
