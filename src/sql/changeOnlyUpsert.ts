@@ -27,8 +27,8 @@ export interface UpsertCounts {
 }
 
 /**
- * Rows hashed before their keys and hashes are sent. While the server moves one chunk's
- * last_seen_at, the client hashes the next: on two cores the two overlap.
+ * Rows hashed before their keys and hashes are sent. While the server works on one chunk, the
+ * client hashes the next: on two cores the two overlap.
  */
 const CHUNK_ROWS = 2_000;
 
@@ -42,7 +42,7 @@ const YIELD_ROWS = 250;
 
 /**
  * Upserts a batch into a table with `first_seen_at`, `last_seen_at`, `changed_at` and
- * `content_hash` columns, in two steps:
+ * `content_hash` columns, chunk by chunk, in two steps each:
  *
  * 1. Only keys and content hashes travel: rows whose stored hash matches are unchanged, and just
  *    get their last_seen_at moved (a narrow update that stays HOT: last_seen_at is in no index).
@@ -63,37 +63,45 @@ export async function changeOnlyUpsert<Row>(
   rows: readonly Row[],
   observedAt: Date,
 ): Promise<UpsertCounts> {
-  if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
   const at = observedAt.toISOString();
-  const keys = rows.map((r) => key.value(r) as string);
-  const hashes = new Array<string>(rows.length);
-  const bumps: Promise<string[]>[] = [];
+  const writes: Promise<UpsertCounts>[] = [];
   for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
-    const end = Math.min(rows.length, start + CHUNK_ROWS);
-    for (let i = start; i < end; i++) {
+    const chunk = rows.slice(start, start + CHUNK_ROWS);
+    const keys = chunk.map((r) => key.value(r) as string);
+    const hashes: string[] = [];
+    for (const row of chunk) {
       // The values are dropped once hashed and computed again for the few rows sent in full:
       // kept for every row, they survived into V8's old generation and doubled the GC work.
-      hashes[i] = contentHash(columns.map((c) => c.value(rows[i]!)));
-      if (i % YIELD_ROWS === YIELD_ROWS - 1) await nextMacrotask();
+      hashes.push(contentHash(columns.map((c) => c.value(row))));
+      if (hashes.length % YIELD_ROWS === 0) await nextMacrotask();
     }
-    const bump = bumpUnchanged(sql, table, key.column, keys.slice(start, end), hashes.slice(start, end), at);
+    // The rest of this chunk goes in full as soon as its unchanged rows are known, while later
+    // chunks are still being hashed: the statements queue on the connection in order.
+    const write = bumpUnchanged(sql, table, key.column, keys, hashes, at).then(async (matched) => {
+      const unchanged = new Set(matched);
+      const rest = chunk.flatMap((row, i) => (unchanged.has(keys[i]!) ? [] : [{ row, i }]));
+      if (rest.length === 0) return { inserted: 0, updated: 0, unchanged: unchanged.size };
+      const counts = await upsertInFull(
+        sql,
+        table,
+        { ...key, values: rest.map(({ i }) => keys[i]) },
+        columns.map((c) => ({ ...c, values: rest.map(({ row }) => c.value(row)) })),
+        { column: 'content_hash', bindAs: 'text', values: rest.map(({ i }) => hashes[i]) },
+        at,
+      );
+      return { ...counts, unchanged: counts.unchanged + unchanged.size };
+    });
     // Awaited below with the others; this only keeps a failure from counting as unhandled meanwhile.
-    bump.catch(() => {});
-    bumps.push(bump);
+    write.catch(() => {});
+    writes.push(write);
   }
-  const matched = new Set((await Promise.all(bumps)).flat());
-  if (matched.size === rows.length) return { inserted: 0, updated: 0, unchanged: matched.size };
-
-  const rest = rows.flatMap((row, i) => (matched.has(keys[i]!) ? [] : [{ row, i }]));
-  const counts = await upsertInFull(
-    sql,
-    table,
-    { ...key, values: rest.map(({ i }) => keys[i]) },
-    columns.map((c) => ({ ...c, values: rest.map(({ row }) => c.value(row)) })),
-    { column: 'content_hash', bindAs: 'text', values: rest.map(({ i }) => hashes[i]) },
-    at,
-  );
-  return { ...counts, unchanged: counts.unchanged + matched.size };
+  const total = { inserted: 0, updated: 0, unchanged: 0 };
+  for (const counts of await Promise.all(writes)) {
+    total.inserted += counts.inserted;
+    total.updated += counts.updated;
+    total.unchanged += counts.unchanged;
+  }
+  return total;
 }
 
 /**
