@@ -70,9 +70,9 @@ export async function changeOnlyUpsert<Row>(
     const keys = chunk.map((r) => key.value(r) as string);
     const hashes: string[] = [];
     for (const row of chunk) {
-      // The values are dropped once hashed and computed again for the few rows sent in full:
-      // kept for every row, they survived into V8's old generation and doubled the GC work.
-      hashes.push(contentHash(columns.map((c) => c.value(row))));
+      // Only the hash is kept; the few rows sent in full compute their values again. Kept for
+      // every row, the values survived into V8's old generation and doubled the GC work.
+      hashes.push(contentHash(columns, row));
       if (hashes.length % YIELD_ROWS === 0) await nextMacrotask();
     }
     // The rest of this chunk goes in full as soon as its unchanged rows are known, while later
@@ -133,9 +133,10 @@ async function bumpUnchanged(sql: Queryable, table: string, keyColumn: string, k
  * length-prefixed, so null, "null" and adjacent values never run together. One string and one
  * hash call per row: feeding the hash value by value cost twice as much.
  */
-function contentHash(values: readonly unknown[]): string {
+function contentHash<Row>(columns: readonly UpsertColumn<Row>[], row: Row): string {
   let framed = '';
-  for (const value of values) {
+  for (const column of columns) {
+    const value = column.value(row);
     if (value === null || value === undefined) {
       framed += 'null;';
     } else {
