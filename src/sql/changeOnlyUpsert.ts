@@ -33,6 +33,13 @@ export interface UpsertCounts {
 const CHUNK_ROWS = 2_000;
 
 /**
+ * Both statements run as prepared statements: unprepared, postgres.js describes each one and
+ * waits for the answer before it sends the parameters, a round trip that stalled while the next
+ * chunk was being hashed (~20 % of the time of a 100k batch with 10 % changed).
+ */
+const PREPARED = { prepare: true } as const;
+
+/**
  * Rows prepared between two turns of the event loop. A chunk's keys and hashes (~120 kB) leave
  * the socket one kernel send buffer (16 kB to start) per turn, and the previous chunk's answer
  * is read only in a turn: without these turns the server would sit idle until all chunks were
@@ -124,6 +131,7 @@ async function bumpUnchanged(sql: Queryable, table: string, keyColumn: string, k
      )
      select k from matched`,
     [keys, hashes, at] as never[],
+    PREPARED,
   );
   return matched.map((r) => r.k);
 }
@@ -206,6 +214,6 @@ async function upsertInFull(
     select (select count(*) filter (where inserted) from written)::int as inserted,
            (select count(*) filter (where not inserted) from written)::int as updated,
            (select count(*) from merged where same)::int as unchanged`;
-  const [row] = await sql.unsafe<UpsertCounts[]>(query, params as never[]);
+  const [row] = await sql.unsafe<UpsertCounts[]>(query, params as never[], PREPARED);
   return row ?? { inserted: 0, updated: 0, unchanged: 0 };
 }
