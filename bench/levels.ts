@@ -31,7 +31,6 @@ function makeBooks(): OrderBook[] {
     yes: side(i, 0),
     no: side(i, 1),
     drift: [],
-    raw: null,
   }));
 }
 

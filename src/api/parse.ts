@@ -58,7 +58,7 @@ export function parseMarket(body: unknown, ctx: { eventId: string | null }): Che
 export function parseOrderBook(body: unknown, ctx: { marketId: string }): Checked<OrderBook> {
   const checked = checkRecord(orderBookSchema, body);
   if (!checked.ok) return reject(ctx.marketId, checked.reason, body);
-  return { ok: true, value: normalizeOrderBook(checked.data, { marketId: ctx.marketId, raw: body }) };
+  return { ok: true, value: normalizeOrderBook(checked.data, { marketId: ctx.marketId }) };
 }
 
 function parseEnvelope<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {

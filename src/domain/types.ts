@@ -99,7 +99,6 @@ export interface OrderBook {
   /** NO bids, best (highest price) first. */
   no: OrderBookLevel[];
   drift: DriftTag[];
-  raw: unknown;
 }
 
 export interface Pagination {

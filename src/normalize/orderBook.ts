@@ -7,21 +7,19 @@ import { isAbsent } from './isAbsent.js';
 export interface OrderBookContext {
   /** The requested market: the book body carries no id. */
   marketId: string;
-  /** The body as received. */
-  raw: unknown;
 }
 
 /** A null body is an observation ("no book"), kept with empty sides. */
 export function normalizeOrderBook(wire: OrderBookWire, ctx: OrderBookContext): OrderBook {
   const drift: DriftTag[] = [];
-  if (wire === null) return { marketId: ctx.marketId, isNull: true, yes: [], no: [], drift, raw: ctx.raw };
+  if (wire === null) return { marketId: ctx.marketId, isNull: true, yes: [], no: [], drift };
 
   if (!isAbsent(wire.yes_dollars) || !isAbsent(wire.no_dollars)) drift.push(DRIFT.orderBookDollars);
   const yes = bestFirst(wire.yes);
   const no = bestFirst(wire.no);
   if (yes.wasAscending || no.wasAscending) drift.push(DRIFT.orderBookAscending);
 
-  return { marketId: ctx.marketId, isNull: false, yes: yes.levels, no: no.levels, drift, raw: ctx.raw };
+  return { marketId: ctx.marketId, isNull: false, yes: yes.levels, no: no.levels, drift };
 }
 
 /**

@@ -55,7 +55,7 @@ export function event(eventId: string, markets: Market[] = [], overrides: Partia
 
 export function book(marketId: string, yes: [string, string][], no: [string, string][], isNull = false): OrderBook {
   const levels = (l: [string, string][]) => l.map(([priceCents, size]) => ({ priceCents, size }));
-  return { marketId, isNull, yes: levels(yes), no: levels(no), drift: [], raw: isNull ? null : { yes, no } };
+  return { marketId, isNull, yes: levels(yes), no: levels(no), drift: [] };
 }
 
 export const ok = <T>(value: T) => ({ ok: true as const, value });

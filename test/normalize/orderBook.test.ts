@@ -5,7 +5,7 @@ import { normalizeOrderBook } from '../../src/normalize/orderBook.js';
 import { specOrderBook } from '../api/schemas/fixtures.js';
 
 function normalize(body: unknown): OrderBook {
-  return normalizeOrderBook(orderBookSchema.parse(body), { marketId: 'KXF1-25-LN', raw: body });
+  return normalizeOrderBook(orderBookSchema.parse(body), { marketId: 'KXF1-25-LN' });
 }
 
 describe('normalizeOrderBook', () => {
@@ -24,12 +24,11 @@ describe('normalizeOrderBook', () => {
         { priceCents: '30', size: '1' },
       ],
       drift: [],
-      raw: body,
     });
   });
 
-  it('null body: isNull, empty sides, raw null', () => {
-    expect(normalize(null)).toEqual({ marketId: 'KXF1-25-LN', isNull: true, yes: [], no: [], drift: [], raw: null });
+  it('null body: isNull, empty sides', () => {
+    expect(normalize(null)).toEqual({ marketId: 'KXF1-25-LN', isNull: true, yes: [], no: [], drift: [] });
   });
 
   it('empty sides are a valid, non-null book', () => {
@@ -70,6 +69,5 @@ describe('normalizeOrderBook', () => {
       { priceCents: '30', size: '5' },
     ]);
     expect(book.drift).toEqual(['orderbook_dollars', 'orderbook_ascending']);
-    expect(book.raw).toBe(body);
   });
 });

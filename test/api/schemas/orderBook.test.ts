@@ -18,7 +18,7 @@ describe('parseOrderBook', () => {
   });
 
   it('a null body is ok: isNull, empty sides', () => {
-    expect(parseOrderBook(null, ctx)).toEqual({ ok: true, value: { marketId: 'POLY-558936', isNull: true, yes: [], no: [], drift: [], raw: null } });
+    expect(parseOrderBook(null, ctx)).toEqual({ ok: true, value: { marketId: 'POLY-558936', isNull: true, yes: [], no: [], drift: [] } });
   });
 
   it('accepts the dollars + ascending drift', () => {
