@@ -10,30 +10,43 @@ export type CopyField = string | number | null;
  * Postgres has. Rows must already be valid: postgres.js 3.4 can hang when the server rejects a row
  * mid-COPY, so a deadline destroys the stream rather than waiting forever.
  */
-export async function copyRows(
+export function copyRows(
   sql: Queryable,
   table: string,
   columns: readonly string[],
   rows: Iterable<readonly CopyField[]>,
+  deadlineMs?: number,
+): Promise<void> {
+  return copyLines(sql, table, columns, (function* () {
+    for (const row of rows) yield row.map(copyField).join('\t') + '\n';
+  })(), deadlineMs);
+}
+
+/** As copyRows, for rows already encoded: each a line of copyField-escaped fields joined by tabs. */
+export async function copyLines(
+  sql: Queryable,
+  table: string,
+  columns: readonly string[],
+  lines: Iterable<string>,
   deadlineMs = 60_000,
 ): Promise<void> {
   const sink = await sql.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
   const timer = setTimeout(() => sink.destroy(new Error(`COPY into ${table} exceeded ${deadlineMs} ms`)), deadlineMs);
   try {
-    await pipeline(Readable.from(encode(rows)), sink);
+    await pipeline(Readable.from(chunks(lines)), sink);
   } finally {
     clearTimeout(timer);
   }
 }
 
-const BATCH_ROWS = 2_000;
+const LINES_PER_CHUNK = 2_000;
 
-function* encode(rows: Iterable<readonly CopyField[]>): Generator<string> {
+function* chunks(lines: Iterable<string>): Generator<string> {
   let chunk = '';
   let n = 0;
-  for (const row of rows) {
-    chunk += row.map(field).join('\t') + '\n';
-    if (++n === BATCH_ROWS) {
+  for (const line of lines) {
+    chunk += line;
+    if (++n === LINES_PER_CHUNK) {
       yield chunk;
       chunk = '';
       n = 0;
@@ -42,10 +55,10 @@ function* encode(rows: Iterable<readonly CopyField[]>): Generator<string> {
   if (chunk) yield chunk;
 }
 
-function field(value: CopyField): string {
+/** One field in COPY text format: null as \N; backslash, tab, newline and carriage return escaped. */
+export function copyField(value: CopyField): string {
   if (value === null) return '\\N';
   if (typeof value === 'number') return String(value);
-  // COPY text format: backslash, tab, newline and carriage return must be escaped.
   return /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!) : value;
 }
 

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { OrderBook } from '../domain/types.js';
-import { copyRows } from './copyRows.js';
+import { copyField, copyLines } from './copyRows.js';
 import type { ObservationCounts } from './recordPricing.js';
 import type { Queryable } from './queryable.js';
 
@@ -59,11 +59,13 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Observ
   const byMarket = new Map(books.map((b) => [b.marketId, b]));
   const created = rows.filter((r) => !r.confirmed && r.snapshot_id !== null);
   let levels = 0;
-  await copyRows(sql, 'prediction.orderbook_levels', ['market_id', 'snapshot_id', 'side', 'price_cents', 'size'], (function* () {
+  // Encoded line by line rather than through per-level arrays: a book's first two fields are the same for all its levels.
+  await copyLines(sql, 'prediction.orderbook_levels', ['market_id', 'snapshot_id', 'side', 'price_cents', 'size'], (function* () {
     for (const { market_id, snapshot_id } of created) {
       const book = byMarket.get(market_id)!;
-      for (const l of book.yes) (levels++, yield [market_id, snapshot_id, 'yes', l.priceCents, l.size]);
-      for (const l of book.no) (levels++, yield [market_id, snapshot_id, 'no', l.priceCents, l.size]);
+      const head = `${copyField(market_id)}\t${copyField(snapshot_id)}\t`;
+      for (const l of book.yes) (levels++, yield `${head}yes\t${copyField(l.priceCents)}\t${copyField(l.size)}\n`);
+      for (const l of book.no) (levels++, yield `${head}no\t${copyField(l.priceCents)}\t${copyField(l.size)}\n`);
     }
   })());
   return { inserted: created.length, confirmed: rows.length - created.length, levels };
