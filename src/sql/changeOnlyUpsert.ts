@@ -1,3 +1,4 @@
+// Longer than most files: the chunk pipeline and the two statements it runs read best together.
 import { hash } from 'node:crypto';
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { bindArray, type BindAs, type Queryable } from './queryable.js';
@@ -28,9 +29,10 @@ export interface UpsertCounts {
 
 /**
  * Rows hashed before their keys and hashes are sent. While the server works on one chunk, the
- * client hashes the next: on two cores the two overlap.
+ * client hashes the next: on two cores the two overlap. Small chunks start the server sooner and
+ * leave less to wait for at the end; 500 measured ~10 % faster than 2,000 on a 100k batch.
  */
-const CHUNK_ROWS = 2_000;
+const CHUNK_ROWS = 500;
 
 /**
  * Both statements run as prepared statements: unprepared, postgres.js describes each one and
@@ -40,10 +42,9 @@ const CHUNK_ROWS = 2_000;
 const PREPARED = { prepare: true } as const;
 
 /**
- * Rows prepared between two turns of the event loop. A chunk's keys and hashes (~120 kB) leave
- * the socket one kernel send buffer (16 kB to start) per turn, and the previous chunk's answer
- * is read only in a turn: without these turns the server would sit idle until all chunks were
- * prepared.
+ * Rows hashed between two turns of the event loop. A chunk's keys and hashes leave the socket
+ * only as fast as the kernel takes them, and the server's answers are read only in a turn:
+ * without these turns the server would sit idle until every chunk was hashed.
  */
 const YIELD_ROWS = 250;
 
