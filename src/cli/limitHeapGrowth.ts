@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 /**
  * How far V8 lets the heap grow past what the last full collection kept, in percent. V8 picks up
  * to 300 % when collections are cheap: a 100k-market sync keeps 25 to 50 MB live, yet its heap
- * grew to ~200 MB and its RSS to ~270 MB. At 50 % the same sync peaks at ~175 MB for ~10 % more
+ * grew to ~200 MB and its RSS to ~270 MB. At 50 % the same sync peaks at 160–175 MB for ~10 % more
  * CPU (bench/README.md), and the limit still follows the live set, unlike --max-old-space-size.
  */
 const HEAP_GROWING_PERCENT = 50;
