@@ -13,12 +13,17 @@ export interface RunningCli {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
 }
 
-/** Starts `prediction-ingest <args>` as a child process with exactly the given environment. */
-export function spawnCli(args: string[], env: Record<string, string>): RunningCli {
+/**
+ * Starts `prediction-ingest <args>` as a child process with exactly the given environment.
+ * `ownProcessGroup` makes it the leader of a process group, as a shell does for a command: a
+ * signal to the group (`process.kill(-pid, ...)`) then reaches it and its children, as Ctrl-C does.
+ */
+export function spawnCli(args: string[], env: Record<string, string>, options: { ownProcessGroup?: boolean } = {}): RunningCli {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup ?? false,
   });
   let out = '';
   let err = '';
