@@ -4,6 +4,7 @@ import type { Sql } from '../db/connect.js';
 import { acquireJobLock } from '../sql/jobLock.js';
 import { abortOrphanedRuns } from '../sql/ingestRuns.js';
 import { runJob, type JobResult } from '../sync/runJob.js';
+import { cronLogger } from './cronLogger.js';
 import { jobWork, type JobName, type JobSettings } from './jobKinds.js';
 import { pgRunCoordinator } from './pgRunCoordinator.js';
 
@@ -95,6 +96,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
         noOverlap: true,
         distributed: true,
         runCoordinator: pgRunCoordinator(options.sql, name, options.instanceId, now),
+        logger: cronLogger(options.logger, name),
       },
     );
     tasks.set(name, task);

@@ -6,7 +6,11 @@ import { runServiceUntilSignal } from '../runServiceUntilSignal.js';
 
 /** The demo's world moves this many times faster than real time, so markets visibly close and resolve. */
 const DEMO_SPEED = 60;
-const DEMO_RPM = 600;
+/**
+ * The simulated plan's rate: enough for every open market's book every 10 s (~280 books). At 600
+ * the sweep ran into the limit on every tick and each tick of the next one was skipped.
+ */
+const DEMO_RPM = 3_000;
 
 export function registerDemo(program: Command, deps: { getConfig: () => Readonly<Config> }): void {
   program
