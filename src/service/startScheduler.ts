@@ -75,7 +75,9 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       options.logger.info({ job, runId: result.runId, status: result.status, durationMs: result.durationMs, ...result.totals }, 'job finished');
       options.onRunFinished?.(result);
     } catch (error) {
-      options.logger.error({ job, err: error }, 'job failed');
+      // A stop cuts requests off mid-run by design: its run is recorded as aborted, not an error.
+      if (stopping.signal.aborted) options.logger.info({ job, err: error }, 'job stopped by shutdown');
+      else options.logger.error({ job, err: error }, 'job failed');
       options.onRunFinished?.({ job, status: 'failed', error, durationMs: Date.now() - startedMs });
     } finally {
       await lock.release();
