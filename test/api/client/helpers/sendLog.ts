@@ -29,7 +29,10 @@ export function sendLog() {
     lines.push(JSON.stringify({ level, msg, ...obj }));
     const f = obj as { target?: string; waitMs?: number; pausedUntilMs?: number };
     if (msg.startsWith('rate limited') && f.target !== undefined && f.waitMs !== undefined && f.pausedUntilMs !== undefined) {
-      pauses.push({ target: f.target, waitMs: f.waitMs, closedFromMs: f.pausedUntilMs - f.waitMs, pausedUntilMs: f.pausedUntilMs });
+      // The client's times are Date.now(); the sends are stamped on the monotonic clock, which
+      // drifts from it by milliseconds over a long run. Put the pause on the sends' clock.
+      const untilMs = f.pausedUntilMs - (Date.now() - preciseNowMs());
+      pauses.push({ target: f.target, waitMs: f.waitMs, closedFromMs: untilMs - f.waitMs, pausedUntilMs: untilMs });
     }
   };
   const logger: ClientLogger = { debug: record('debug'), info: record('info'), warn: record('warn') };
