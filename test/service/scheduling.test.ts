@@ -62,9 +62,9 @@ describe('scheduled service', () => {
       const { service } = await startTestService(sim, db.url, { rateLimit: { requests: 8, windowMs: 1_000 } });
       await sleep(4_000);
       await service.stop();
-      expect(sim.requests.length).toBeGreaterThan(16);
-      // The client's window, measured at the server: no 1 s window saw more than 8 requests.
-      expect(sim.log.maxAcceptedInWindow(1_000)).toBeLessThanOrEqual(8);
+      // The client's window, measured at the server: the jobs together used the whole budget of
+      // some 1 s window, and no window saw more. (A count over the 4 s depended on CI load.)
+      expect(sim.log.maxAcceptedInWindow(1_000)).toBe(8);
       const endpoints = new Set(sim.requests.map((r) => r.path.split('/').slice(0, 4).join('/')));
       expect(endpoints.size).toBeGreaterThan(1);
     } finally {
