@@ -157,13 +157,7 @@ function contentHash<Row>(columns: readonly UpsertColumn<Row>[], row: Row): stri
 }
 
 /** A column with its values picked for the full path. */
-interface BoundColumn {
-  column: string;
-  bindAs: BindAs;
-  convert?: string | undefined;
-  keepStoredWhenNull?: boolean | undefined;
-  values: readonly unknown[];
-}
+type BoundColumn = Omit<UpsertColumn<never>, 'value'> & { values: readonly unknown[] };
 
 async function upsertInFull(
   sql: Queryable,
