@@ -4,13 +4,13 @@ import { normalizeEvent } from '../normalize/event.js';
 import { normalizeMarket } from '../normalize/market.js';
 import { normalizeOrderBook } from '../normalize/orderBook.js';
 import { normalizePagination } from '../normalize/pagination.js';
-import { checkRecord } from './schemas/checkRecord.js';
-import { dataEnvelopeSchema, listEnvelopeSchema } from './schemas/envelopes.js';
-import { eventSchema } from './schemas/event.js';
-import { formatIssues, readableErrorMap } from './schemas/issues.js';
-import { LIMITS } from './schemas/limits.js';
-import { marketSchema } from './schemas/market.js';
-import { orderBookSchema } from './schemas/orderBook.js';
+import { checkRecord } from '../wire/checkRecord.js';
+import { dataEnvelopeSchema, listEnvelopeSchema } from '../wire/envelopes.js';
+import { eventSchema } from '../wire/event.js';
+import { formatIssues, readableErrorMap } from '../wire/issues.js';
+import { LIMITS } from '../wire/limits.js';
+import { marketSchema } from '../wire/market.js';
+import { orderBookSchema } from '../wire/orderBook.js';
 
 /**
  * Entry points for the HTTP client: one call per response. Validation is per record: a bad record

@@ -1,4 +1,4 @@
-import type { EventWire } from '../api/schemas/event.js';
+import type { EventWire } from '../wire/event.js';
 import { KNOWN_PROVIDERS, type DriftTag, type Event, type Market, type Rejection } from '../domain/types.js';
 import { toDecimal } from './decimal.js';
 import { DRIFT } from './driftTags.js';

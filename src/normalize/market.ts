@@ -1,4 +1,4 @@
-import type { MarketWire } from '../api/schemas/market.js';
+import type { MarketWire } from '../wire/market.js';
 import type { DriftTag, Market, MarketResult, Pricing } from '../domain/types.js';
 import { DRIFT } from './driftTags.js';
 import { isAbsent } from './isAbsent.js';

@@ -1,4 +1,4 @@
-import type { OrderBookLevelWire, OrderBookWire } from '../api/schemas/orderBook.js';
+import type { OrderBookLevelWire, OrderBookWire } from '../wire/orderBook.js';
 import type { DriftTag, OrderBook, OrderBookLevel } from '../domain/types.js';
 import { decimalFromNumber } from './decimal.js';
 import { DRIFT } from './driftTags.js';

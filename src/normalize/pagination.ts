@@ -1,4 +1,4 @@
-import type { PaginationWire } from '../api/schemas/pagination.js';
+import type { PaginationWire } from '../wire/pagination.js';
 import type { Pagination } from '../domain/types.js';
 
 /** Copies the four spec fields only, so nothing unvalidated rides along. */

@@ -1,4 +1,4 @@
-import type { PricingWire } from '../api/schemas/pricing.js';
+import type { PricingWire } from '../wire/pricing.js';
 import type { Decimal, Pricing } from '../domain/types.js';
 import { toDecimal } from './decimal.js';
 

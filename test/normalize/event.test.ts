@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { eventSchema } from '../../src/api/schemas/event.js';
+import { eventSchema } from '../../src/wire/event.js';
 import type { Event, Market, Rejection } from '../../src/domain/types.js';
 import { normalizeEvent } from '../../src/normalize/event.js';
-import { specEvent, without } from '../api/schemas/fixtures.js';
+import { specEvent, without } from '../wire/fixtures.js';
 
 function normalize(
   payload: Record<string, unknown>,

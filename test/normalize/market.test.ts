@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { marketSchema } from '../../src/api/schemas/market.js';
+import { marketSchema } from '../../src/wire/market.js';
 import type { Market } from '../../src/domain/types.js';
 import { normalizeMarket } from '../../src/normalize/market.js';
-import { specMarket, without } from '../api/schemas/fixtures.js';
+import { specMarket, without } from '../wire/fixtures.js';
 
 function normalize(payload: Record<string, unknown>, eventId: string | null = 'POLY-30615'): Market {
   return normalizeMarket(marketSchema.parse(payload), { eventId, raw: payload });

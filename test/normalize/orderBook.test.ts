@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { orderBookSchema } from '../../src/api/schemas/orderBook.js';
+import { orderBookSchema } from '../../src/wire/orderBook.js';
 import type { OrderBook } from '../../src/domain/types.js';
 import { normalizeOrderBook } from '../../src/normalize/orderBook.js';
-import { specOrderBook } from '../api/schemas/fixtures.js';
+import { specOrderBook } from '../wire/fixtures.js';
 
 function normalize(body: unknown): OrderBook {
   return normalizeOrderBook(orderBookSchema.parse(body), { marketId: 'KXF1-25-LN' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResponseShapeError, parseEventArray, parseEventList, parseMarketList } from '../../../src/api/parse.js';
+import { ResponseShapeError, parseEventArray, parseEventList, parseMarketList } from '../../src/api/parse.js';
 import { specEvent, specMarket, specPagination, without } from './fixtures.js';
 
 describe('parseEventList', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseMarket } from '../../../src/api/parse.js';
-import type { Checked, Market, Rejection } from '../../../src/domain/types.js';
+import { parseMarket } from '../../src/api/parse.js';
+import type { Checked, Market, Rejection } from '../../src/domain/types.js';
 import { specMarket, without } from './fixtures.js';
 
 function rejected(checked: Checked<Market>): Rejection {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseEvent, parseEventList, parseMarket, parseOrderBook, ResponseShapeError } from '../../../src/api/parse.js';
-import type { Checked, Rejection } from '../../../src/domain/types.js';
+import { parseEvent, parseEventList, parseMarket, parseOrderBook, ResponseShapeError } from '../../src/api/parse.js';
+import type { Checked, Rejection } from '../../src/domain/types.js';
 import { specEvent, specMarket, specPagination } from './fixtures.js';
 
 function rejected<T>(checked: Checked<T>): Rejection {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseOrderBook } from '../../../src/api/parse.js';
-import type { Checked, OrderBook, Rejection } from '../../../src/domain/types.js';
+import { parseOrderBook } from '../../src/api/parse.js';
+import type { Checked, OrderBook, Rejection } from '../../src/domain/types.js';
 import { specOrderBook } from './fixtures.js';
 
 const ctx = { marketId: 'POLY-558936' };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATEGORIES } from '../../domain/types.js';
+import { CATEGORIES } from '../domain/types.js';
 import { expected } from './issues.js';
 import { eventMetadataSchema, eventTextFields } from './eventMetadata.js';
 import { LIMITS } from './limits.js';

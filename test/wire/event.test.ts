@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseEvent } from '../../../src/api/parse.js';
-import type { Checked, Event, Rejection } from '../../../src/domain/types.js';
+import { parseEvent } from '../../src/api/parse.js';
+import type { Checked, Event, Rejection } from '../../src/domain/types.js';
 import { specEvent, specMarket, without } from './fixtures.js';
 
 function ok(checked: Checked<Event>): Event {

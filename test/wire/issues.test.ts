@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { checkRecord } from '../../../src/api/schemas/checkRecord.js';
-import { describeValue, formatIssues, formatPath } from '../../../src/api/schemas/issues.js';
-import { findHostileContent } from '../../../src/api/schemas/untrusted.js';
+import { checkRecord } from '../../src/wire/checkRecord.js';
+import { describeValue, formatIssues, formatPath } from '../../src/wire/issues.js';
+import { findHostileContent } from '../../src/wire/untrusted.js';
 
 describe('describeValue', () => {
   it.each([
