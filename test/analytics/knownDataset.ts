@@ -64,7 +64,7 @@ export async function writeKnownDataset(sql: Sql): Promise<void> {
     await writeEvents(sql, { runId: null, endpoint: '/events', events: [ok(event('E1', markets))], observedAt: t(min) });
   }
   for (const [min, b] of M1_BOOKS) {
-    await writeOrderBooks(sql, { runId: null, fetches: [{ books: [ok(b)], observedAt: t(min) }] });
+    await writeOrderBooks(sql, { runId: null, endpoint: '/orderbook/{marketId}', fetches: [{ books: [ok(b)], observedAt: t(min) }] });
   }
 }
 

@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, numeric, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, jsonb, numeric, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
 
 const tz = { withTimezone: true, mode: 'date' } as const;
 
@@ -9,7 +9,11 @@ const tz = { withTimezone: true, mode: 'date' } as const;
  */
 export const analyticsSchema = pgSchema('analytics');
 
-/** The quote columns the price views share: USD (micro-USD × 10⁻⁶), mid, spread, implied probability. */
+/**
+ * The quote columns the price views share: USD (micro-USD × 10⁻⁶), mid, spread, implied
+ * probability. Bid/ask skip upstream's "nothing there" prices (0 bid, 1,000,000 ask), so mid,
+ * spread and probability are null when a side is missing (0008_analytics_edge_prices_and_drift.sql).
+ */
 const quoteColumns = () => ({
     buyYesUsd: numeric('buy_yes_usd'),
     sellYesUsd: numeric('sell_yes_usd'),
@@ -36,17 +40,22 @@ export const marketLatest = analyticsSchema
     category: text('category'),
     eventTitle: text('event_title'),
     title: text('title'),
-    status: text('status').notNull(),
+    // Status, result and the trading times are as received: any value, or null when upstream sent none.
+    status: text('status'),
     result: text('result'),
     isTradable: boolean('is_tradable'),
-    openTime: timestamp('open_time', tz).notNull(),
-    closeTime: timestamp('close_time', tz).notNull(),
+    openTime: timestamp('open_time', tz),
+    closeTime: timestamp('close_time', tz),
     settlementTime: timestamp('settlement_time', tz),
     firstSeenAt: timestamp('first_seen_at', tz).notNull(),
     lastSeenAt: timestamp('last_seen_at', tz).notNull(),
     quoteObservedAt: timestamp('quote_observed_at', tz),
     quoteLastObservedAt: timestamp('quote_last_observed_at', tz),
     ...quoteColumns(),
+    /** Pricing volume, whole USD on the live service (same value as `volume`). */
+    volumeUsd: numeric('volume_usd'),
+    /** The event's volumeUsd as received: micro-USD on the live service. */
+    eventVolumeMicroUsd: numeric('event_volume_micro_usd'),
   })
   .existing();
 
@@ -57,6 +66,8 @@ export const priceHistory = analyticsSchema
     validTo: timestamp('valid_to', tz),
     lastObservedAt: timestamp('last_observed_at', tz).notNull(),
     ...quoteColumns(),
+    /** Pricing volume, whole USD on the live service (same value as `volume`). */
+    volumeUsd: numeric('volume_usd'),
   })
   .existing();
 
@@ -110,11 +121,11 @@ export const marketResolutions = analyticsSchema
     provider: text('provider').notNull(),
     category: text('category'),
     title: text('title'),
-    status: text('status').notNull(),
+    status: text('status'),
     result: text('result'),
     isSettled: boolean('is_settled').notNull(),
-    openTime: timestamp('open_time', tz).notNull(),
-    closeTime: timestamp('close_time', tz).notNull(),
+    openTime: timestamp('open_time', tz),
+    closeTime: timestamp('close_time', tz),
     settlementTime: timestamp('settlement_time', tz),
     firstSeenAt: timestamp('first_seen_at', tz).notNull(),
     closedFirstObservedAt: timestamp('closed_first_observed_at', tz),
@@ -157,5 +168,21 @@ export const dataFreshness = analyticsSchema
     marketsLastSeenAt: timestamp('markets_last_seen_at', tz),
     lastCompleteCrawlStartedAt: timestamp('last_complete_crawl_started_at', tz),
     lastCompleteCrawlFinishedAt: timestamp('last_complete_crawl_finished_at', tz),
+  })
+  .existing();
+
+export const upstreamDrift = analyticsSchema
+  .view('upstream_drift', {
+    endpoint: text('endpoint').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    firstSeenAt: timestamp('first_seen_at', tz).notNull(),
+    lastSeenAt: timestamp('last_seen_at', tz).notNull(),
+    recordsSeen: bigint('records_seen', { mode: 'number' }).notNull(),
+    isCurrent: boolean('is_current').notNull(),
+    paths: text('paths').array().notNull(),
+    /** Null for the endpoint's first shape. */
+    pathsAdded: text('paths_added').array(),
+    pathsRemoved: text('paths_removed').array(),
+    example: jsonb('example').notNull(),
   })
   .existing();

@@ -22,9 +22,15 @@ export const ingestRuns = predictionSchema.table(
     /** Rows inserted per table, e.g. {"pricing_snapshots": 120}. */
     rowsByTable: jsonb('rows_by_table').notNull().default(sql`'{}'::jsonb`),
     error: text('error'),
+    /**
+     * Records per endpoint label by outcome, e.g. {"/events": {"accepted": 40, "accepted_with_drift": 2, "rejected": 1}}
+     * ("accepted" counts records stored without drift): shows which endpoint drifted or degraded a run.
+     */
+    recordsByEndpoint: jsonb('records_by_endpoint').notNull().default(sql`'{}'::jsonb`),
   },
   (t) => [
-    check('ingest_runs_status_check', sql`${t.status} in ('running', 'succeeded', 'failed', 'aborted')`),
+    // degraded: the run completed, but rejected more than its threshold of what it read.
+    check('ingest_runs_status_check', sql`${t.status} in ('running', 'succeeded', 'degraded', 'failed', 'aborted')`),
     index('ingest_runs_job_started_idx').on(t.job, t.startedAt),
   ],
 );
@@ -51,6 +57,30 @@ export const rejectedRecords = predictionSchema.table(
     unique('rejected_records_identity_key').on(t.endpoint, t.entityId, t.payloadHash).nullsNotDistinct(),
     index('rejected_records_received_idx').on(t.receivedAt),
   ],
+);
+
+/**
+ * Shapes of upstream records: one row per endpoint × fingerprint (the sorted key paths with their
+ * JSON types), with one example and when and how often it was seen. Tolerant ingestion stores
+ * unfamiliar records instead of rejecting them, so this is where a change of the live service's
+ * shape shows (read through analytics.upstream_drift).
+ */
+export const upstreamShapes = predictionSchema.table(
+  'upstream_shapes',
+  {
+    endpoint: text('endpoint').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    /** Sorted key paths with their JSON types, e.g. {"pricing.volume:number", "status:string"}. */
+    paths: text('paths').array().notNull(),
+    /** One record of this shape as received (jsonb-safe), from the observation that created the row; never replaced. */
+    example: jsonb('example').notNull(),
+    recordsSeen: bigint('records_seen', { mode: 'number' }).notNull(),
+    firstSeenAt: timestamp('first_seen_at', tz).notNull(),
+    lastSeenAt: timestamp('last_seen_at', tz).notNull(),
+    firstRunId: bigint('first_run_id', { mode: 'number' }).references(() => ingestRuns.runId),
+    lastRunId: bigint('last_run_id', { mode: 'number' }).references(() => ingestRuns.runId),
+  },
+  (t) => [primaryKey({ columns: [t.endpoint, t.fingerprint] })],
 );
 
 /**

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, jsonb, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, text, timestamp } from 'drizzle-orm/pg-core';
 import { events } from './events.js';
 import { predictionSchema } from './predictionSchema.js';
 
@@ -20,10 +20,12 @@ export const markets = predictionSchema.table(
     rulesPrimary: text('rules_primary'),
     rulesSecondary: text('rules_secondary'),
     isTradable: boolean('is_tradable'),
-    status: text('status').notNull(),
+    // Status, result and the trading times are stored as received: an unfamiliar value (a status
+    // "cancelled", a result "void") or a missing one is kept and tagged in `drift`, not rejected.
+    status: text('status'),
     result: text('result'),
-    openTime: timestamp('open_time', tz).notNull(),
-    closeTime: timestamp('close_time', tz).notNull(),
+    openTime: timestamp('open_time', tz),
+    closeTime: timestamp('close_time', tz),
     settlementTime: timestamp('settlement_time', tz),
     raw: jsonb('raw').notNull(),
     drift: text('drift').array().notNull().default(sql`'{}'::text[]`),
@@ -36,8 +38,6 @@ export const markets = predictionSchema.table(
     detailFetchedAt: timestamp('detail_fetched_at', tz),
   },
   (t) => [
-    check('markets_status_check', sql`${t.status} in ('open', 'closed')`),
-    check('markets_result_check', sql`${t.result} is null or ${t.result} in ('yes', 'no')`),
     index('markets_event_id_idx').on(t.eventId),
     // The detail refresh and the order-book sweep both start from the unsettled markets.
     index('markets_unsettled_idx')

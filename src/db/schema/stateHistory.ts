@@ -12,7 +12,8 @@ export const marketStateHistory = predictionSchema.table(
   'market_state_history',
   {
     marketId: text('market_id').notNull(),
-    status: text('status').notNull(),
+    /** As received, like markets.status: null when the record had none. */
+    status: text('status'),
     result: text('result'),
     settlementTime: timestamp('settlement_time', tz),
     validFrom: timestamp('valid_from', tz).notNull(),
