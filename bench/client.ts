@@ -29,7 +29,7 @@ const CLOCK_TICKS_PER_SEC = 100;
 
 async function startSimulatorProcess(): Promise<{ child: ChildProcess; url: string }> {
   const args = ['--import', 'tsx', 'src/cli/main.ts', 'simulate', '--port', '0', '--markets', '2000', '--api-key', API_KEY,
-    '--rpm', '10000000', '--step-every-ms', '3600000'];
+    '--rpm', '10000000', '--step-every-ms', '3600000', '--shape', 'spec'];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: {}, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';

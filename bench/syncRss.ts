@@ -87,7 +87,7 @@ interface WorldRun {
 
 /** One sync of a fresh database from a fresh, still (manual clock) simulator world. */
 async function syncWorld(serverUrl: string, label: string, markets: number, cli: readonly string[]): Promise<WorldRun> {
-  const sim = await startSimulator({ seed: 1, markets, apiKey: API_KEY, rateLimit: { requests: 10_000_000, windowMs: 60_000 } });
+  const sim = await startSimulator({ shape: 'spec', seed: 1, markets, apiKey: API_KEY, rateLimit: { requests: 10_000_000, windowMs: 60_000 } });
   let db: ScratchDb | undefined;
   try {
     db = await createScratch(serverUrl, `bench_sync_rss_${process.pid}`);

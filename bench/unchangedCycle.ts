@@ -41,7 +41,7 @@ async function rowsMovedBy(sql: postgres.Sql, runId: number) {
 
 export async function benchUnchangedCycle(serverUrl: string): Promise<void> {
   section(`3. Unchanged cycle (${fmtInt(MARKETS)}-market simulator, no world step between two runSyncCycle runs)`);
-  const sim = await startSimulator({ seed: 3, markets: MARKETS, apiKey: API_KEY, rateLimit: { requests: 10_000_000, windowMs: 60_000 } });
+  const sim = await startSimulator({ shape: 'spec', seed: 3, markets: MARKETS, apiKey: API_KEY, rateLimit: { requests: 10_000_000, windowMs: 60_000 } });
   const client = createPredictionClient({ baseUrl: sim.url, apiKey: API_KEY, rateLimit: { requests: 10_000_000 } });
   const options = { providers: KNOWN_PROVIDERS, categories: CONCRETE_CATEGORIES, maxOrderBooks: null };
   const dbs: ScratchDb[] = [];

@@ -1,11 +1,19 @@
 /** Options of `startSimulator`, each with its default, and their validation. */
 import type { FaultSettings } from './faults/faultSettings.js';
 import { validateRateLimit, type RateLimit } from './limits/slidingWindowLimiter.js';
+import { validateWireShape, type WireShape } from './shapes/wireShape.js';
 import { DEFAULT_START_SEC, type WorldOptions } from './world/world.js';
 
 export type ClockMode = 'manual' | 'realtime';
 
-export interface SimulatorOptions extends WorldOptions {
+export interface SimulatorOptions extends Omit<WorldOptions, 'shape'> {
+  /**
+   * Which upstream the JSON looks like: 'live' (what the live service sends today, with events in
+   * categories outside the spec's list), 'spec' (the spec's shapes, as before profiles existed) or
+   * 'mixed' (each record in one of the spec, 2026-02, 2026-03 and live shapes, by a hash of the
+   * seed and its id). Record-level `faults.drift*` apply on top. Default 'live'.
+   */
+  shape?: WireShape;
   /** TCP port on 127.0.0.1; 0 picks a free port. Default 0. */
   port?: number;
   /** Expected `x-api-key`. Undefined: any non-empty key is accepted. Never logged. Default undefined. */
@@ -69,7 +77,8 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
   if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError(`speed must be a positive number, got ${speed}`);
   if (o.apiKey !== undefined && o.apiKey === '') throw new RangeError('apiKey must not be empty when set');
   const { rateLimit, keylessRateLimit } = o;
-  const worldOptions: WorldOptions = { seed: o.seed, markets: o.markets, tradesPerMarketHour: o.tradesPerMarketHour, newEventsPerDay: o.newEventsPerDay, settlementLagSec: o.settlementLagSec };
+  const shape = validateWireShape('shape', o.shape ?? 'live');
+  const worldOptions: WorldOptions = { seed: o.seed, markets: o.markets, tradesPerMarketHour: o.tradesPerMarketHour, newEventsPerDay: o.newEventsPerDay, settlementLagSec: o.settlementLagSec, shape };
   return {
     world: { ...worldOptions, startSec: o.startSec ?? (clock === 'realtime' ? Math.floor(nowMs() / 1000) : DEFAULT_START_SEC) },
     port,

@@ -6,9 +6,14 @@ import type { Sql } from '../../src/db/connect.js';
 
 export const API_KEY = 'test-key-5f2c91';
 
-/** A simulator on a manual clock, and a client against it that retries fast. */
+/**
+ * A simulator on a manual clock, and a client against it that retries fast. `options.shape`
+ * defaults to 'spec' here (the simulator's own default is 'live'): pass `shape: 'live'` or
+ * 'mixed' to sync against those shapes.
+ */
 export async function startHarness(options: SimulatorOptions = {}): Promise<{ sim: Simulator; newClient: () => PredictionClient }> {
   const sim = await startSimulator({
+    shape: 'spec',
     seed: 7,
     markets: 150,
     apiKey: API_KEY,

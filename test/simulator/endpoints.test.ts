@@ -6,7 +6,7 @@ import { z } from 'zod';
 
 let sim: Simulator;
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 1, markets: 400, apiKey: 'test-key', rateLimit: { requests: 100_000 }, maxPageSize: 20 });
+  sim = await startSimulator({ shape: 'spec', seed: 1, markets: 400, apiKey: 'test-key', rateLimit: { requests: 100_000 }, maxPageSize: 20 });
 });
 afterAll(() => sim.stop());
 

@@ -11,7 +11,7 @@ afterEach(async () => {
 
 describe('auth', () => {
   it('401 with the gateway shape for a wrong or empty key; missing key is served keyless', async () => {
-    sim = await startSimulator({ markets: 50, apiKey: 'test-key' });
+    sim = await startSimulator({ shape: 'spec', markets: 50, apiKey: 'test-key' });
     for (const key of ['wrong', '']) {
       const r = await get(sim, '/events', key);
       expect(r.status).toBe(401);
@@ -26,7 +26,7 @@ describe('auth', () => {
   });
 
   it('accepts any non-empty key when none is configured', async () => {
-    sim = await startSimulator({ markets: 50 });
+    sim = await startSimulator({ shape: 'spec', markets: 50 });
     expect((await get(sim, '/events', 'anything')).status).toBe(200);
     expect(sim.requests[0]!.keyState).toBe('valid');
   });
@@ -34,7 +34,7 @@ describe('auth', () => {
 
 describe('sliding-window rate limit', () => {
   it('answers 429 with Retry-After and x-ratelimit-* once the window is full', async () => {
-    sim = await startSimulator({ markets: 50, apiKey: 'test-key', rateLimit: { requests: 5, windowMs: 60_000 } });
+    sim = await startSimulator({ shape: 'spec', markets: 50, apiKey: 'test-key', rateLimit: { requests: 5, windowMs: 60_000 } });
     const ok = [];
     for (let i = 0; i < 5; i++) ok.push(await get(sim, '/events?end=1'));
     expect(ok.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
@@ -58,7 +58,7 @@ describe('sliding-window rate limit', () => {
   it('does not count rejected requests, and frees slots as requests leave the window', async () => {
     // A fake wall clock makes the window exact, whatever the machine load.
     let nowMs = 1_800_000_000_000;
-    sim = await startSimulator({ markets: 50, apiKey: 'test-key', rateLimit: { requests: 3, windowMs: 300 }, subSecondRetryAfter: true, nowMs: () => nowMs });
+    sim = await startSimulator({ shape: 'spec', markets: 50, apiKey: 'test-key', rateLimit: { requests: 3, windowMs: 300 }, subSecondRetryAfter: true, nowMs: () => nowMs });
     const burst = async (n: number) => {
       const statuses: number[] = [];
       for (let i = 0; i < n; i++) statuses.push((await get(sim!, '/events?end=1')).status);
@@ -78,7 +78,7 @@ describe('sliding-window rate limit', () => {
   });
 
   it('keeps the keyless window separate and lower', async () => {
-    sim = await startSimulator({ markets: 50, apiKey: 'test-key', rateLimit: { requests: 10 }, keylessRateLimit: { requests: 2 } });
+    sim = await startSimulator({ shape: 'spec', markets: 50, apiKey: 'test-key', rateLimit: { requests: 10 }, keylessRateLimit: { requests: 2 } });
     const keyless = [];
     for (let i = 0; i < 3; i++) keyless.push((await get(sim, '/events?end=1', null)).status);
     expect(keyless).toEqual([200, 200, 429]);
@@ -88,7 +88,7 @@ describe('sliding-window rate limit', () => {
   });
 
   it('never accepts more than N requests in any window under concurrent load', async () => {
-    sim = await startSimulator({ markets: 50, apiKey: 'test-key', rateLimit: { requests: 20, windowMs: 60_000 } });
+    sim = await startSimulator({ shape: 'spec', markets: 50, apiKey: 'test-key', rateLimit: { requests: 20, windowMs: 60_000 } });
     const statuses = await Promise.all(Array.from({ length: 100 }, () => get(sim!, '/events?end=1').then((r) => r.status)));
     expect(statuses.filter((s) => s === 200)).toHaveLength(20);
     expect(statuses.filter((s) => s === 429)).toHaveLength(80);
@@ -98,7 +98,7 @@ describe('sliding-window rate limit', () => {
 
 describe('429 storm fault', () => {
   it('answers a share of requests 429 with a short decimal Retry-After, not counted as accepted', async () => {
-    sim = await startSimulator({ markets: 50, apiKey: 'test-key', faults: { rateLimitStormRate: 1, stormRetryAfterMs: 200 } });
+    sim = await startSimulator({ shape: 'spec', markets: 50, apiKey: 'test-key', faults: { rateLimitStormRate: 1, stormRetryAfterMs: 200 } });
     const r = await get(sim, '/events');
     expect(r.status).toBe(429);
     expect(r.headers['retry-after']).toBe('0.2');
@@ -112,7 +112,7 @@ describe('429 storm fault', () => {
 
   it('lets a test check that a client paused during Retry-After', async () => {
     let nowMs = 1_800_000_000_000;
-    sim = await startSimulator({ markets: 50, apiKey: 'test-key', nowMs: () => nowMs, faults: { rateLimitStormRate: 1, stormRetryAfterMs: 150 } });
+    sim = await startSimulator({ shape: 'spec', markets: 50, apiKey: 'test-key', nowMs: () => nowMs, faults: { rateLimitStormRate: 1, stormRetryAfterMs: 150 } });
     const limited = await get(sim, '/events');
     sim.faults.reset();
     const pauseMs = Number(limited.headers['retry-after']) * 1000;

@@ -5,7 +5,7 @@ import { crawl } from './http.js';
 describe('a 100,000-market world', () => {
   let sim: Simulator;
   beforeAll(async () => {
-    sim = await startSimulator({ seed: 3, markets: 100_000, apiKey: 'test-key', rateLimit: { requests: 1_000_000 } });
+    sim = await startSimulator({ shape: 'spec', seed: 3, markets: 100_000, apiKey: 'test-key', rateLimit: { requests: 1_000_000 } });
   });
   afterAll(() => sim.stop());
 

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { registerDemo } from '../../src/cli/commands/demo.js';
 import { parseSimulateOptions, registerSimulate } from '../../src/cli/commands/simulate.js';
 import { CliError } from '../../src/cli/cliError.js';
 import { ExitCode } from '../../src/cli/exitCodes.js';
@@ -17,8 +18,14 @@ describe('simulate command options', () => {
       stepEveryMs: 1000,
       speed: 1,
       clock: 'realtime',
+      shape: 'live',
       faults: {},
     });
+  });
+
+  it('maps --shape', () => {
+    expect(parseSimulateOptions({ shape: 'spec' }).shape).toBe('spec');
+    expect(parseSimulateOptions({ shape: 'mixed' }).shape).toBe('mixed');
   });
 
   it('maps fault flags', () => {
@@ -39,6 +46,7 @@ describe('simulate command options', () => {
     [{ faultDriftKinds: 'nope' }, '--fault-drift-kinds must be a comma-separated list'],
     [{ apiKey: ' ' }, '--api-key must not be empty'],
     [{ speed: '0' }, '--speed must be a positive number'],
+    [{ shape: 'legacy' }, '--shape must be one of live, spec, mixed, got "legacy"'],
   ])('rejects %o with a usage error naming the option', (raw, message) => {
     let error: unknown;
     try {
@@ -56,5 +64,12 @@ describe('simulate command options', () => {
     registerSimulate(program);
     expect(program.commands.map((c) => c.name())).toContain('simulate');
     await expect(program.parseAsync(['node', 'cli', 'simulate', '--port', 'x'])).rejects.toMatchObject({ exitCode: ExitCode.usage, message: expect.stringContaining('--port') });
+    await expect(program.parseAsync(['node', 'cli', 'simulate', '--shape', 'x'])).rejects.toMatchObject({ exitCode: ExitCode.usage, message: expect.stringContaining('--shape') });
+  });
+
+  it('registers `demo --shape`, which reports a bad value as a usage error before starting anything', async () => {
+    const program = new Command().exitOverride();
+    registerDemo(program, { getConfig: () => { throw new Error('demo must not read its config before validating --shape'); } });
+    await expect(program.parseAsync(['node', 'cli', 'demo', '--shape', 'nope'])).rejects.toMatchObject({ exitCode: ExitCode.usage, message: expect.stringContaining('--shape must be one of live, spec, mixed') });
   });
 });

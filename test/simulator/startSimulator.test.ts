@@ -4,7 +4,7 @@ import { get } from './http.js';
 
 describe('startSimulator', () => {
   it('serves on loopback under /prediction/v1, manual clock from 2026-01-01', async () => {
-    const sim = await startSimulator({ markets: 30 });
+    const sim = await startSimulator({ shape: 'spec', markets: 30 });
     try {
       expect(sim.url).toBe(`http://127.0.0.1:${sim.port}/prediction/v1`);
       expect(sim.world.nowSec).toBe(DEFAULT_START_SEC);
@@ -17,7 +17,7 @@ describe('startSimulator', () => {
   });
 
   it('in realtime mode the world steps itself', async () => {
-    const sim = await startSimulator({ markets: 30, clock: 'realtime', startSec: 1_800_000_000, stepEveryMs: 10, speed: 3600 });
+    const sim = await startSimulator({ shape: 'spec', markets: 30, clock: 'realtime', startSec: 1_800_000_000, stepEveryMs: 10, speed: 3600 });
     try {
       await expect.poll(() => sim.world.nowSec > 1_800_000_000).toBe(true);
     } finally {
@@ -26,7 +26,7 @@ describe('startSimulator', () => {
   });
 
   it('records requests with counters, and resets them', async () => {
-    const sim = await startSimulator({ markets: 30 });
+    const sim = await startSimulator({ shape: 'spec', markets: 30 });
     try {
       await get(sim, '/events?start=0&end=2&api_key=oops');
       await get(sim, '/markets/NOPE');
@@ -49,5 +49,7 @@ describe('startSimulator', () => {
     await expect(startSimulator({ maxPageSize: 0 })).rejects.toThrow(/maxPageSize/);
     await expect(startSimulator({ rateLimit: { requests: 0 } })).rejects.toThrow(/rateLimit.requests/);
     await expect(startSimulator({ markets: 0 })).rejects.toThrow(/markets/);
+    await expect(startSimulator({ shape: 'legacy' as 'live' })).rejects.toBeInstanceOf(RangeError);
+    await expect(startSimulator({ shape: 'legacy' as 'live' })).rejects.toThrow('shape must be one of live, spec, mixed, got "legacy"');
   });
 });

@@ -3,11 +3,11 @@
  * how to point the app at it. Bad option values exit with code 2 and a message naming the option.
  */
 import type { Command } from 'commander';
-import { DRIFT_KINDS, startSimulator, type DriftKind, type FaultSettings, type RateLimit, type Simulator, type SimulatorOptions } from '../../simulator/index.js';
+import { DRIFT_KINDS, startSimulator, WIRE_SHAPES, type DriftKind, type FaultSettings, type RateLimit, type Simulator, type SimulatorOptions, type WireShape } from '../../simulator/index.js';
 import { usageError } from '../cliError.js';
 
 /** What `simulate` runs with: simulator options with every CLI default filled in. */
-export type SimulateOptions = SimulatorOptions & { port: number; rateLimit: RateLimit; keylessRateLimit: RateLimit };
+export type SimulateOptions = SimulatorOptions & { port: number; rateLimit: RateLimit; keylessRateLimit: RateLimit; shape: WireShape };
 
 type Raw = Record<string, string | boolean | undefined>;
 
@@ -30,6 +30,14 @@ const num = (raw: Raw, key: string, flag: string, min: number, max: number, what
   if (text === '' || !Number.isFinite(n) || n < min || n > max) throw usageError(`${flag} must be ${what}, got ${JSON.stringify(v)}`);
   return n;
 };
+
+/** `--shape` of `simulate` and `demo`: live (default), spec or mixed. Throws a usage CliError. */
+export function parseShapeOption(value: string | boolean | undefined): WireShape {
+  if (value === undefined) return 'live';
+  const text = String(value).trim();
+  if (!(WIRE_SHAPES as readonly string[]).includes(text)) throw usageError(`--shape must be one of ${WIRE_SHAPES.join(', ')}, got ${JSON.stringify(value)}`);
+  return text as WireShape;
+}
 
 const rate = (raw: Raw, key: string, flag: string) => num(raw, key, flag, 0, 1, 'a number in 0..1');
 const ms = (raw: Raw, key: string, flag: string) => num(raw, key, flag, 0, 3_600_000, 'a number of ms in 0..3600000');
@@ -72,6 +80,7 @@ export function parseSimulateOptions(raw: Raw): SimulateOptions {
     speed: num(raw, 'speed', '--speed', Number.MIN_VALUE, 1_000_000, 'a positive number') ?? 1,
     subSecondRetryAfter: raw.subSecondRetryAfter === true,
     clock: 'realtime',
+    shape: parseShapeOption(raw.shape),
     ...(startSec === undefined ? {} : { startSec }),
     faults,
   };
@@ -92,6 +101,7 @@ export function registerSimulate(program: Command): void {
     .option('--step-every-ms <n>', 'how often the world evolves, ms (default 1000)')
     .option('--speed <x>', 'simulated seconds per real second (default 1)')
     .option('--start-sec <t>', 'simulated start, Unix seconds (default: now)')
+    .option('--shape <s>', `wire shapes: ${WIRE_SHAPES.join(' | ')}; live = what the live service sends today (default live)`)
     .option('--sub-second-retry-after', 'send Retry-After / x-ratelimit-reset as decimal seconds')
     .option('--fault-error-rate <x>', 'share of requests answered 500/502/503 (default 0)')
     .option('--fault-storm-rate <x>', 'share of requests answered 429 regardless of the limit (default 0)')
@@ -122,7 +132,7 @@ export async function runSimulator(options: SimulateOptions): Promise<void> {
   const limit = options.rateLimit;
   const print = (line: string) => process.stdout.write(`${line}\n`);
   print(`Prediction API simulator listening on ${sim.url}`);
-  print(`  world: seed ${sim.world.seed}, ${stats.markets} markets in ${stats.events} events (${stats.activeEvents} listed), real-time x${options.speed}, step every ${options.stepEveryMs} ms`);
+  print(`  world: seed ${sim.world.seed}, ${options.shape} shapes, ${stats.markets} markets in ${stats.events} events (${stats.activeEvents} listed), real-time x${options.speed}, step every ${options.stepEveryMs} ms`);
   print(`  limits: ${limit.requests} keyed / ${options.keylessRateLimit.requests} keyless requests per ${limit.windowMs} ms; max page size ${options.maxPageSize}`);
   print('Point the app at it with:');
   // The key itself is never printed.

@@ -20,7 +20,8 @@ export function driftMarket(market: Json, kinds: ReadonlySet<DriftKind>, seed: n
     for (const k of Object.keys(pricing)) pricing[k] = String(pricing[k]);
   }
   if (kinds.has('legacyResult') && market.result === null) market.result = variant % 2 === 0 ? '' : 'pending';
-  if (kinds.has('resolveAt')) {
+  // Only where the shape still has settlementTime: newer shapes already carry resolveAt.
+  if (kinds.has('resolveAt') && 'settlementTime' in market) {
     const settledSec = Number(market.settlementTime);
     delete market.settlementTime;
     market.resolveAt = settledSec === 0 ? null : variant % 3 === 0 ? settledSec : new Date(settledSec * 1000).toISOString();
@@ -46,16 +47,21 @@ export function driftEvent(event: Json, kinds: ReadonlySet<DriftKind>, seed: num
   }
   if (kinds.has('extraFields')) {
     const meta = event.metadata as Json | undefined;
-    event.tags = [event.category, event.subcategory];
-    event.provider = provider;
-    event.imageUrl = meta?.imageUrl ?? null;
-    event.volume24hr = hash32(seed, 'volume24hr', String(event.eventId)) % 250_000;
+    // Added where absent only: a live-shaped event keeps its own tags, provider and volume24hr.
+    const extra: Json = {
+      tags: [event.category, event.subcategory],
+      provider,
+      imageUrl: meta?.imageUrl ?? null,
+      volume24hr: hash32(seed, 'volume24hr', String(event.eventId)) % 250_000,
+    };
+    for (const [k, v] of Object.entries(extra)) if (!(k in event)) event[k] = v;
   }
   return event;
 }
 
 export function driftBook(book: { yes: Level[]; no: Level[] }, kinds: ReadonlySet<DriftKind>): Json {
-  if (!kinds.has('bookDollars')) return book as unknown as Json;
+  // A book that has dollar arrays already (2026-03 and live shapes) keeps its own.
+  if (!kinds.has('bookDollars') || 'yes_dollars' in book) return book as unknown as Json;
   const ascending = (levels: Level[]) => [...levels].sort((a, b) => a[0] - b[0]);
   const yes = ascending(book.yes);
   const no = ascending(book.no);

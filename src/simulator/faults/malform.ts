@@ -1,13 +1,14 @@
 /**
- * Invalid records, as a validator should quarantine them: each picks one defect by a hash of
- * the seed and its id, so it is the same defect on every request.
+ * Records that cannot be read soundly, as a validator must quarantine them (an unfamiliar value
+ * is not one: that is drift, stored and tagged). Each picks one defect by a hash of the seed and
+ * its id, so it is the same defect on every request.
  */
 import { hash32 } from '../world/prng.js';
 
 type Json = Record<string, unknown>;
 
-const MARKET_DEFECTS = ['badStatus', 'missingCloseTime', 'nanPrice', 'nulTitle'] as const;
-const EVENT_DEFECTS = ['nulTitle', 'badBeginAt', 'isActiveNotBoolean'] as const;
+const MARKET_DEFECTS = ['idNotString', 'closeTimeNotNumber', 'nanPrice', 'nulTitle'] as const;
+const EVENT_DEFECTS = ['nulTitle', 'badBeginAt', 'volumeNotNumber'] as const;
 
 export type MarketDefect = (typeof MARKET_DEFECTS)[number];
 export type EventDefect = (typeof EVENT_DEFECTS)[number];
@@ -30,16 +31,16 @@ export function eventDefect(seed: number, eventId: string): EventDefect {
 /** Mutates and returns the wire market. */
 export function malformMarket(market: Json, defect: MarketDefect): Json {
   switch (defect) {
-    case 'badStatus':
-      market.status = 'halted';
+    case 'idNotString':
+      market.marketId = hash32(0, 'id', String(market.marketId));
       break;
-    case 'missingCloseTime':
-      delete market.closeTime;
+    case 'closeTimeNotNumber':
+      market.closeTime = 'tomorrow';
       break;
     case 'nanPrice': {
       const pricing = market.pricing as Json | undefined;
       if (pricing) pricing.buyYesPriceUsd = 'NaN';
-      else market.status = 'halted'; // a flattened market has no pricing to break
+      else market.closeTime = 'tomorrow'; // a 2026-02 market has no pricing object to break
       break;
     }
     case 'nulTitle': {
@@ -63,8 +64,8 @@ export function malformEvent(event: Json, defect: EventDefect): Json {
     case 'badBeginAt':
       event.beginAt = 'soon';
       break;
-    case 'isActiveNotBoolean':
-      event.isActive = 'yes';
+    case 'volumeNotNumber':
+      event.volumeUsd = 'a lot';
       break;
   }
   return event;

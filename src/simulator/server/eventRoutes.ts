@@ -1,6 +1,12 @@
-/** GET /events, /events/{id}, /events/{id}/markets, /events/search, /events/suggested/{pubkey}. */
+/**
+ * GET /events, /events/{id}, /events/{id}/markets, /events/search, /events/suggested/{pubkey}.
+ * Beyond record shapes, a profile that follows the live service (not 'spec') answers as it does:
+ * includeMarkets defaults to true, search embeds `markets: []` and adds a pagination, and
+ * suggested embeds the full markets.
+ */
 import { CATEGORIES, DEFAULT_PROVIDER, KNOWN_PROVIDERS } from '../../domain/types.js';
 import { shapeEventRecord, shapeMarketRecord } from '../faults/shapeRecords.js';
+import { followsLiveService } from '../shapes/wireShape.js';
 import type { SimEvent } from '../world/simTypes.js';
 import { badRequest, notFound } from './httpErrors.js';
 import { paginate } from './paginate.js';
@@ -12,11 +18,19 @@ const MAX_QUERY_CHARS = 200;
 
 const provider = (ctx: RouteContext) => ctx.query.oneOf('provider', KNOWN_PROVIDERS) ?? DEFAULT_PROVIDER;
 
-function renderListed(ctx: RouteContext, events: readonly SimEvent[], includeMarkets: boolean, isRecommended = false) {
-  return events.map((e) =>
-    shapeEventRecord(ctx.shape, ctx.world.eventJson(e.eventId, { includeMarkets, isRecommended })!, e.provider, true),
-  );
+/** 'empty': a `markets: []` key whatever the event has (live search). */
+type EmbeddedMarkets = boolean | 'empty';
+
+function renderListed(ctx: RouteContext, events: readonly SimEvent[], markets: EmbeddedMarkets, isRecommended = false) {
+  return events.map((e) => {
+    const body = ctx.world.eventBody(e.eventId, { includeMarkets: markets === true, isRecommended })!;
+    if (markets === 'empty') body.markets = [];
+    return shapeEventRecord(ctx.recordFaults, body, e.provider, true);
+  });
 }
+
+const live = (ctx: RouteContext) => followsLiveService(ctx.world.shape);
+const includeMarkets = (ctx: RouteContext) => ctx.query.bool('includeMarkets') ?? live(ctx);
 
 function requireEvent(ctx: RouteContext): SimEvent {
   const id = ctx.params[0]!;
@@ -36,17 +50,17 @@ export function listEvents(ctx: RouteContext) {
     sortDirection: q.oneOf('sortDirection', ['asc', 'desc'] as const),
     filter: q.oneOf('filter', ['new', 'live', 'trending'] as const),
   };
-  const includeMarkets = q.bool('includeMarkets') ?? false;
+  const withMarkets = includeMarkets(ctx);
   const start = q.nonNegativeInt('start');
   const end = q.nonNegativeInt('end');
   const { page, pagination } = paginate(ctx.world.listEvents(query), start, end, ctx.maxPageSize);
-  return { data: renderListed(ctx, page, includeMarkets), pagination };
+  return { data: renderListed(ctx, page, withMarkets), pagination };
 }
 
 export function getEvent(ctx: RouteContext) {
-  const includeMarkets = ctx.query.bool('includeMarkets') ?? false;
+  const withMarkets = includeMarkets(ctx);
   const event = requireEvent(ctx);
-  return shapeEventRecord(ctx.shape, ctx.world.eventJson(event.eventId, { includeMarkets })!, event.provider, false);
+  return shapeEventRecord(ctx.recordFaults, ctx.world.eventBody(event.eventId, { includeMarkets: withMarkets })!, event.provider, false);
 }
 
 export function eventMarkets(ctx: RouteContext) {
@@ -54,7 +68,7 @@ export function eventMarkets(ctx: RouteContext) {
   const end = ctx.query.nonNegativeInt('end');
   const event = requireEvent(ctx);
   const { page, pagination } = paginate(event.marketIds, start, end, ctx.maxPageSize);
-  return { data: page.map((id) => shapeMarketRecord(ctx.shape, ctx.world.marketJson(id)!, true)), pagination };
+  return { data: page.map((id) => shapeMarketRecord(ctx.recordFaults, ctx.world.marketBody(id, { detail: false })!, true)), pagination };
 }
 
 export function searchEvents(ctx: RouteContext) {
@@ -64,11 +78,14 @@ export function searchEvents(ctx: RouteContext) {
   if (chars < 1 || chars > MAX_QUERY_CHARS) throw badRequest('query', `query must be 1 to ${MAX_QUERY_CHARS} characters, got ${chars}`);
   const p = provider(ctx);
   const limit = ctx.query.intInRange('limit', 1, 20) ?? DEFAULT_SEARCH_LIMIT;
-  return { data: renderListed(ctx, ctx.world.searchEvents(p, text, limit), false) };
+  if (!live(ctx)) return { data: renderListed(ctx, ctx.world.searchEvents(p, text, limit), false) };
+  const found = ctx.world.searchEvents(p, text, Infinity);
+  const { page, pagination } = paginate(found, 0, limit, limit);
+  return { data: renderListed(ctx, page, 'empty'), pagination };
 }
 
 export function suggestedEvents(ctx: RouteContext) {
   const p = provider(ctx);
   const pubkey = ctx.params[0]!;
-  return { data: renderListed(ctx, ctx.world.suggestedEvents(p, pubkey), false, true) };
+  return { data: renderListed(ctx, ctx.world.suggestedEvents(p, pubkey), live(ctx), true) };
 }

@@ -78,7 +78,7 @@ export async function startHttpServer(deps: ServerDeps, port: number): Promise<R
         query: new QueryParams(url.searchParams),
         params: handler.params,
         maxPageSize: deps.settings.maxPageSize,
-        shape: { seed: deps.world.seed, faults: deps.faults.get() },
+        recordFaults: { seed: deps.world.seed, faults: deps.faults.get() },
         faults: deps.faults,
       };
       send(200, handler.handler(ctx));

@@ -5,9 +5,9 @@ import type { RouteContext } from './routeContext.js';
 
 export function getMarket(ctx: RouteContext) {
   const id = ctx.params[0]!;
-  const market = ctx.world.marketJson(id);
+  const market = ctx.world.marketBody(id, { detail: true });
   if (!market) throw notFound(`Market ${id} not found`, 'marketId');
-  return shapeMarketRecord(ctx.shape, market, false);
+  return shapeMarketRecord(ctx.recordFaults, market, false);
 }
 
 export function getOrderBook(ctx: RouteContext) {
@@ -16,5 +16,5 @@ export function getOrderBook(ctx: RouteContext) {
   if (!market) throw notFound(`Market ${id} not found`, 'marketId');
   // The book service sits behind its own upstream, which fails on its own.
   if (ctx.faults.drawOrderbookError()) throw serverError(502);
-  return shapeBook(ctx.shape, id, market.bookVersion, ctx.world.orderBookJson(id)!);
+  return shapeBook(ctx.recordFaults, id, market.bookVersion, ctx.world.orderBookBody(id)!);
 }

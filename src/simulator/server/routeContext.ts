@@ -10,7 +10,8 @@ export interface RouteContext {
   /** Path identifiers, decoded, in path order. */
   params: string[];
   maxPageSize: number;
-  shape: ShapeContext;
+  /** Record-level faults (malformed, drift, null books), applied on top of the shape profile. */
+  recordFaults: ShapeContext;
   faults: Faults;
 }
 

@@ -5,12 +5,13 @@
  */
 import { draftEvent, dateText, type EventDraft } from './catalog.js';
 import { addToOpen, settleMarket, settlementLag } from './lifecycle.js';
-import type { Outcome, SimCategory, SimEvent, SimMarket, SimProvider } from './simTypes.js';
+import type { Outcome, SimEvent, SimEventCategory, SimMarket, SimProvider } from './simTypes.js';
+import { draftUndocumentedEvent, isUndocumentedCategory } from './undocumentedCatalog.js';
 import type { WorldState } from './worldState.js';
 
 export interface NewEventOptions {
   provider: SimProvider;
-  category: SimCategory;
+  category: SimEventCategory;
   createdAtSec: number;
   /** Number of markets; default: the template's (1 for binary events). Extra markets get numbered outcomes. */
   marketCount?: number;
@@ -57,7 +58,9 @@ function pickOutcomes(state: WorldState, mids: number[], multipleWinners: boolea
 
 export function createEvent(state: WorldState, opts: NewEventOptions): SimEvent {
   const { rng, ids } = state;
-  const draft = draftEvent(rng, opts.category, opts.createdAtSec);
+  const draft = isUndocumentedCategory(opts.category)
+    ? draftUndocumentedEvent(rng, opts.category, opts.createdAtSec)
+    : draftEvent(rng, opts.category, opts.createdAtSec);
   const durationSec = opts.durationSec ?? draft.durationSec;
   const closeTimeSec = opts.createdAtSec + durationSec;
   const multipleWinners = opts.multipleWinners ?? draft.multipleWinners;
@@ -76,6 +79,7 @@ export function createEvent(state: WorldState, opts: NewEventOptions): SimEvent 
     const contracts = Math.floor(Math.exp(rng.next() * 11));
     const recent = rng.chance(0.2);
     const sinceCreatedSec = Math.max(0, state.nowSec - opts.createdAtSec);
+    const askMicroUsd = askCents * CENT_MICRO;
     return {
       marketId: kalshi ? ids.kalshiMarket(eventId, outcome.code) : ids.polymarketMarket(),
       eventId,
@@ -88,9 +92,10 @@ export function createEvent(state: WorldState, opts: NewEventOptions): SimEvent 
       result: null,
       outcome: truths[i]!,
       bidMicroUsd: bidCents * CENT_MICRO,
-      askMicroUsd: askCents * CENT_MICRO,
+      askMicroUsd,
       // Kalshi trades whole contracts; Polymarket shares have cents.
       volumeCenti: contracts * 100 + (kalshi ? 0 : rng.int(0, 99)),
+      notionalMicroUsd: contracts * askMicroUsd,
       bookVersion: 0,
       hasBook: !rng.chance(0.03),
       lastTradeSec: clamp(recent ? state.nowSec - rng.int(0, 3599) : opts.createdAtSec + rng.int(0, sinceCreatedSec), opts.createdAtSec, closeTimeSec),
@@ -98,7 +103,7 @@ export function createEvent(state: WorldState, opts: NewEventOptions): SimEvent 
     };
   });
 
-  const volumeMicroUsd = markets.reduce((sum, m) => sum + Math.floor(m.volumeCenti / 100) * m.askMicroUsd, 0);
+  const volumeMicroUsd = markets.reduce((sum, m) => sum + m.notionalMicroUsd, 0);
   const event: SimEvent = {
     eventId,
     provider: opts.provider,

@@ -26,3 +26,9 @@ export function centsAsDollars(priceCents: number): string {
 }
 
 export { MICRO_PER_USD };
+
+/** "0.9950": the exact micro-USD price as 4-decimal dollars (live `*_dollars` book arrays), no float on the way. */
+export function microUsdAsDollars(microUsd: number): string {
+  const tenThousandths = Math.round(microUsd / 100);
+  return `${Math.floor(tenThousandths / 10_000)}.${String(tenThousandths % 10_000).padStart(4, '0')}`;
+}

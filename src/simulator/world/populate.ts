@@ -4,7 +4,8 @@
  */
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../domain/types.js';
 import { createEvent } from './createEvent.js';
-import type { SimCategory, SimProvider } from './simTypes.js';
+import type { SimCategory, SimEventCategory, SimProvider } from './simTypes.js';
+import { UNDOCUMENTED_CATEGORIES } from './undocumentedCatalog.js';
 import type { WorldState } from './worldState.js';
 
 const DAY = 86_400;
@@ -22,7 +23,10 @@ export function randomProvider(state: WorldState): SimProvider {
   return state.rng.chance(0.55) ? 'polymarket' : 'kalshi';
 }
 
-export function randomCategory(state: WorldState): SimCategory {
+export function randomCategory(state: WorldState): SimEventCategory {
+  const share = state.settings.undocumentedCategoryShare;
+  // Drawn only when on, so a spec world's random stream (and so the world) is as before.
+  if (share > 0 && state.rng.chance(share)) return state.rng.pick(UNDOCUMENTED_CATEGORIES);
   return state.rng.pick(CONCRETE_CATEGORIES);
 }
 

@@ -4,16 +4,20 @@
  * Prices are kept in micro-USD on whole cents so the pricing object and the order book agree.
  */
 import type { CONCRETE_CATEGORIES, KnownProvider } from '../../domain/types.js';
+import type { UndocumentedCategory } from './undocumentedCatalog.js';
 
 export type SimProvider = KnownProvider;
+/** The spec's concrete categories (what a category filter accepts). */
 export type SimCategory = (typeof CONCRETE_CATEGORIES)[number];
+/** An event's category: a documented one, or (in worlds that follow the live service) another. */
+export type SimEventCategory = SimCategory | UndocumentedCategory;
 export type Outcome = 'yes' | 'no';
 
 export interface SimEvent {
   readonly eventId: string;
   readonly provider: SimProvider;
   readonly series: string;
-  readonly category: SimCategory;
+  readonly category: SimEventCategory;
   readonly subcategory: string;
   readonly title: string;
   /** Lower-cased title, kept for search. */
@@ -57,6 +61,11 @@ export interface SimMarket {
   askMicroUsd: number;
   /** Traded contracts in hundredths (rendered as volume / 100, exact in JSON). */
   volumeCenti: number;
+  /**
+   * Dollars traded (contracts x YES ask at each trade), micro-USD: the event's volumeMicroUsd is
+   * the sum over its markets (until a test sets either by hand). The live shape's volume.
+   */
+  notionalMicroUsd: number;
   /** Bumped on every change that should change the order book. */
   bookVersion: number;
   /** Some markets have no book at all (the endpoint answers null). */

@@ -25,6 +25,7 @@ export function trade(state: WorldState, market: SimMarket): void {
   market.bookVersion++;
 
   const notionalMicroUsd = contracts * market.askMicroUsd;
+  market.notionalMicroUsd += notionalMicroUsd;
   event.volumeMicroUsd += notionalMicroUsd;
   // Open interest moves both ways; never below zero.
   event.tvlMicroUsd = Math.max(0, event.tvlMicroUsd + (rng.chance(0.6) ? notionalMicroUsd : -notionalMicroUsd));

@@ -31,9 +31,21 @@ function metadataStatus(m: SimMarket): string {
   return m.status === 'open' ? 'active' : 'closed';
 }
 
+/** Market rule texts, shared by every shape that carries them. */
+export function marketRules(m: SimMarket): { rulesPrimary: string; rulesSecondary: string } {
+  return {
+    rulesPrimary: `If ${m.title} is confirmed by the resolution source before ${dateText(m.closeTimeSec)}, the market resolves to Yes.`,
+    rulesSecondary: 'If the outcome is ambiguous or the source is unavailable, the market resolves per the full rules.',
+  };
+}
+
+export function marketDescription(m: SimMarket): string {
+  return `Resolves YES if "${m.title}" is the outcome by ${dateText(m.closeTimeSec)}; otherwise NO.`;
+}
+
 export function renderMarket(state: WorldState, m: SimMarket): WireMarket {
   const volume = m.volumeCenti / 100;
-  const closeText = dateText(m.closeTimeSec);
+  const rules = marketRules(m);
   return {
     marketId: m.marketId,
     status: m.status,
@@ -46,14 +58,14 @@ export function renderMarket(state: WorldState, m: SimMarket): WireMarket {
       isTradable: m.status === 'open' && m.hasBook,
       title: m.title,
       subtitle: m.subtitle,
-      description: `Resolves YES if "${m.title}" is the outcome by ${closeText}; otherwise NO.`,
+      description: marketDescription(m),
       status: metadataStatus(m),
       result: m.result ?? '',
       closeTime: m.closeTimeSec,
       openTime: m.openTimeSec,
       settlementTime: m.settlementTimeSec,
-      rulesPrimary: `If ${m.title} is confirmed by the resolution source before ${closeText}, the market resolves to Yes.`,
-      rulesSecondary: 'If the outcome is ambiguous or the source is unavailable, the market resolves per the full rules.',
+      rulesPrimary: rules.rulesPrimary,
+      rulesSecondary: rules.rulesSecondary,
     },
     pricing: {
       buyYesPriceUsd: m.askMicroUsd,

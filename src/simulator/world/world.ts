@@ -3,6 +3,8 @@
  * Read accessors return the live records (treat them as read-only) or fresh wire JSON; mutators
  * let tests force transitions without waiting for the clock.
  */
+import { eventBody, marketBody, orderBookBody, type EventBody, type MarketBody, type OrderBookBody } from '../shapes/renderBodies.js';
+import { followsLiveService, validateWireShape, type WireShape } from '../shapes/wireShape.js';
 import { createEvent, type NewEventOptions } from './createEvent.js';
 import { searchEvents, suggestEvents } from './discovery.js';
 import { assignOutcome, closeMarket, delistEvent, settleMarket } from './lifecycle.js';
@@ -11,6 +13,7 @@ import { renderOrderBook } from './orderBook.js';
 import { populate, randomCategory, randomProvider } from './populate.js';
 import type { Outcome, SimEvent, SimMarket, SimProvider } from './simTypes.js';
 import { step, type StepReport } from './step.js';
+import { UNDOCUMENTED_CATEGORY_SHARE } from './undocumentedCatalog.js';
 import { trade } from './trade.js';
 import { renderEvent, renderMarket } from './wire.js';
 import type { WireEvent, WireMarket, WireOrderBook } from './wireTypes.js';
@@ -32,6 +35,13 @@ export interface WorldOptions {
   newEventsPerDay?: number;
   /** Delay between a market's close and its settlement, seconds [min, max]. Default [600, 21600]. */
   settlementLagSec?: readonly [number, number];
+  /**
+   * Shape profile of the bodies (`eventBody`, `marketBody`, `orderBookBody`); any profile but
+   * 'spec' also gives ~7% of events a category outside the spec's list, as the live service has.
+   * Default 'spec' for a bare World, so its spec renderings stay as they were (startSimulator's
+   * default is 'live').
+   */
+  shape?: WireShape;
 }
 
 export type AddEventOptions = Partial<Omit<NewEventOptions, 'createdAtSec' | 'maxMarkets'>>;
@@ -43,10 +53,12 @@ export class World {
   constructor(options: WorldOptions = {}) {
     const markets = options.markets ?? 200;
     if (!Number.isSafeInteger(markets) || markets < 1) throw new RangeError(`markets must be a positive integer, got ${markets}`);
-    this.state = newWorldState(options.seed ?? 1, options.startSec ?? DEFAULT_START_SEC, {
+    const shape = validateWireShape('shape', options.shape ?? 'spec');
+    this.state = newWorldState(options.seed ?? 1, shape, options.startSec ?? DEFAULT_START_SEC, {
       tradesPerMarketHour: options.tradesPerMarketHour ?? 0.2,
       newEventsPerDay: 0, // set below, once the initial size is known
       settlementLagSec: options.settlementLagSec ?? [600, 21_600],
+      undocumentedCategoryShare: followsLiveService(shape) ? UNDOCUMENTED_CATEGORY_SHARE : 0,
     });
     populate(this.state, markets);
     const perDay = options.newEventsPerDay ?? Math.max(1, this.state.events.length * 0.05);
@@ -55,6 +67,7 @@ export class World {
   }
 
   get seed(): number { return this.state.seed; }
+  get shape(): WireShape { return this.state.shape; }
   /** Simulated now, Unix seconds. */
   get nowSec(): number { return this.state.nowSec; }
   /** Changes on every mutation; equal versions mean identical data. */
@@ -80,7 +93,7 @@ export class World {
   suggestedEvents(provider: SimProvider, pubkey: string): Readonly<SimEvent>[] {
     return suggestEvents(this.listings, this.state.seed, provider, pubkey);
   }
-  /** Clean wire JSON (no faults), or undefined for an unknown id. */
+  /** Clean spec-shaped wire JSON (no faults) whatever the profile, or undefined for an unknown id. */
   eventJson(eventId: string, opts: { includeMarkets?: boolean; isRecommended?: boolean } = {}): WireEvent | undefined {
     const e = this.state.eventsById.get(eventId);
     return e && renderEvent(this.state, e, { includeMarkets: opts.includeMarkets ?? false, isRecommended: opts.isRecommended ?? false });
@@ -93,6 +106,20 @@ export class World {
   orderBookJson(marketId: string): WireOrderBook | null | undefined {
     const m = this.state.marketsById.get(marketId);
     return m && renderOrderBook(this.state, m);
+  }
+  /** The body the server sends for the event in the world's shape profile, before faults. */
+  eventBody(eventId: string, opts: { includeMarkets?: boolean; isRecommended?: boolean } = {}): EventBody | undefined {
+    const e = this.state.eventsById.get(eventId);
+    return e && eventBody(this.state, e, { includeMarkets: opts.includeMarkets ?? false, isRecommended: opts.isRecommended ?? false });
+  }
+  /** `detail`: as GET /markets/{id} sends it (default), else as listed or embedded. */
+  marketBody(marketId: string, opts: { detail?: boolean } = {}): MarketBody | undefined {
+    const m = this.state.marketsById.get(marketId);
+    return m && marketBody(this.state, m, { detail: opts.detail ?? true });
+  }
+  orderBookBody(marketId: string): OrderBookBody | null | undefined {
+    const m = this.state.marketsById.get(marketId);
+    return m && orderBookBody(this.state, m);
   }
   stats(): { events: number; activeEvents: number; markets: number; openMarkets: number } {
     const s = this.state;
@@ -128,10 +155,11 @@ export class World {
     m.bidMicroUsd = bid;
     this.touch(m);
   }
-  /** Sets the market's pricing.volume (as rendered: a number with at most 2 decimals). */
+  /** Sets the market's pricing.volume (spec: a number with at most 2 decimals; other shapes: its whole dollars). */
   setVolume(marketId: string, volume: number): void {
     const m = requireMarket(this.state, marketId);
     m.volumeCenti = Math.round(volume * 100);
+    m.notionalMicroUsd = Math.round(volume * 1_000_000);
     this.touch(m);
   }
   /** Sets the event's volume (what sortBy=volume ranks), micro-USD. */

@@ -2,6 +2,7 @@
  * The mutable state every world module works on. Kept as plain data so creation, lifecycle,
  * trading and stepping can live in separate files; `World` (world.ts) is the public face.
  */
+import type { WireShape } from '../shapes/wireShape.js';
 import { IdAllocator } from './idAllocator.js';
 import { Rng } from './prng.js';
 import type { SimEvent, SimMarket } from './simTypes.js';
@@ -14,10 +15,14 @@ export interface WorldSettings {
   newEventsPerDay: number;
   /** Delay between a market's close and its settlement, seconds, [min, max]. */
   settlementLagSec: readonly [number, number];
+  /** Share of new events given a category outside the spec's list (0 in a spec world). */
+  undocumentedCategoryShare: number;
 }
 
 export interface WorldState {
   readonly seed: number;
+  /** The shape profile the world renders its bodies in. */
+  readonly shape: WireShape;
   readonly rng: Rng;
   readonly ids: IdAllocator;
   nowSec: number;
@@ -36,10 +41,11 @@ export interface WorldState {
   spawnCarry: number;
 }
 
-export function newWorldState(seed: number, nowSec: number, settings: WorldSettings): WorldState {
+export function newWorldState(seed: number, shape: WireShape, nowSec: number, settings: WorldSettings): WorldState {
   const rng = Rng.seeded(seed);
   return {
     seed,
+    shape,
     rng,
     ids: new IdAllocator(Rng.seeded(seed ^ 0x5bd1e995)),
     nowSec,

@@ -12,7 +12,7 @@ describe('observedBy', () => {
   });
 
   it('reports each view\'s own attempts, retries included, while they share one queue', async () => {
-    sim = await startSimulator({ seed: 2, markets: 60, apiKey: TEST_KEY, subSecondRetryAfter: true, faults: { orderbookErrorRate: 0.3 } });
+    sim = await startSimulator({ shape: 'spec', seed: 2, markets: 60, apiKey: TEST_KEY, subSecondRetryAfter: true, faults: { orderbookErrorRate: 0.3 } });
     client = testClient(sim.url);
     const markets = sim.world.markets().slice(0, 12).map((m) => m.marketId);
     const a: RequestEvent[] = [];

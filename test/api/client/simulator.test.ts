@@ -14,7 +14,7 @@ describe('client against the simulator', () => {
   });
 
   it('pages every active event of a provider exactly once through a capped page size', async () => {
-    sim = await startSimulator({ seed: 7, markets: 300, apiKey: TEST_KEY, maxPageSize: 7, clock: 'manual' });
+    sim = await startSimulator({ shape: 'spec', seed: 7, markets: 300, apiKey: TEST_KEY, maxPageSize: 7, clock: 'manual' });
     client = testClient(sim.url);
     const expected = sim.world.listEvents({ provider: 'kalshi', category: 'all', sortBy: 'beginAt' }).map((e) => e.eventId);
     expect(expected.length).toBeGreaterThan(20);
@@ -27,7 +27,7 @@ describe('client against the simulator', () => {
   });
 
   it('pages an event\'s markets', async () => {
-    sim = await startSimulator({ seed: 3, markets: 200, apiKey: TEST_KEY, maxPageSize: 2, clock: 'manual' });
+    sim = await startSimulator({ shape: 'spec', seed: 3, markets: 200, apiKey: TEST_KEY, maxPageSize: 2, clock: 'manual' });
     client = testClient(sim.url);
     const event = sim.world.events().find((e) => e.marketIds.length >= 3)!;
     const seen: string[] = [];
@@ -38,7 +38,7 @@ describe('client against the simulator', () => {
   });
 
   it('stays under the server\'s own sliding window: no 429 from its limiter', async () => {
-    sim = await startSimulator({ seed: 1, markets: 50, apiKey: TEST_KEY, rateLimit: { requests: 8, windowMs: 400 }, clock: 'manual' });
+    sim = await startSimulator({ shape: 'spec', seed: 1, markets: 50, apiKey: TEST_KEY, rateLimit: { requests: 8, windowMs: 400 }, clock: 'manual' });
     // Same limit as the server's; the margin covers latency jitter, here on a shared event loop.
     client = testClient(sim.url, { rateLimit: { requests: 8, windowMs: 400, marginMs: 200 } });
     const ids = sim.world.markets().slice(0, 30).map((m) => m.marketId);
@@ -51,6 +51,7 @@ describe('client against the simulator', () => {
 
   it('a 20% 429 storm completes; nothing leaves while paused', async () => {
     sim = await startSimulator({
+      shape: 'spec',
       seed: 2,
       markets: 80,
       apiKey: TEST_KEY,
@@ -74,7 +75,7 @@ describe('client against the simulator', () => {
   });
 
   it('retries the order book\'s 502s', async () => {
-    sim = await startSimulator({ seed: 4, markets: 40, apiKey: TEST_KEY, faults: { orderbookErrorRate: 0.5 }, clock: 'manual' });
+    sim = await startSimulator({ shape: 'spec', seed: 4, markets: 40, apiKey: TEST_KEY, faults: { orderbookErrorRate: 0.5 }, clock: 'manual' });
     client = testClient(sim.url, { maxAttempts: 10 });
     const ids = sim.world.markets().slice(0, 10).map((m) => m.marketId);
     const books = await Promise.all(ids.map((id) => client.getOrderBook(id)));
@@ -84,7 +85,7 @@ describe('client against the simulator', () => {
   });
 
   it('unknown ids are ApiNotFoundError; a wrong key stops the client after one request', async () => {
-    sim = await startSimulator({ seed: 5, markets: 20, apiKey: TEST_KEY, clock: 'manual' });
+    sim = await startSimulator({ shape: 'spec', seed: 5, markets: 20, apiKey: TEST_KEY, clock: 'manual' });
     client = testClient(sim.url);
     await expect(client.getMarket('NO-SUCH-MARKET')).rejects.toBeInstanceOf(ApiNotFoundError);
     await expect(client.getEvent('NO-SUCH-EVENT')).rejects.toBeInstanceOf(ApiNotFoundError);

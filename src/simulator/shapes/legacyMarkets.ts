@@ -1,0 +1,77 @@
+/**
+ * Renders the 2026-02 and 2026-03 doc-example shapes from the world's records. Where those
+ * examples leave a value open, the choice is said here: prices are the spec's (a settled market
+ * at $1 / $0, not today's zeros); volumes are whole dollars as today; 2026-03's resolveAt is a
+ * number (upstream-facts.md lists null, ISO string or number; the live profile sends the ISO one).
+ */
+import { centsAsDollars, MICRO_PER_USD } from '../world/money.js';
+import { unitHash } from '../world/prng.js';
+import type { SimMarket } from '../world/simTypes.js';
+import { marketDescription, marketRules } from '../world/wire.js';
+import type { WireOrderBook } from '../world/wireTypes.js';
+import type { WorldState } from '../world/worldState.js';
+import { resultPubkey } from './fakeIdentifiers.js';
+import { isTeamMarket, volumeDollars } from './liveMarket.js';
+import type { Market202602, Market202603, OrderBook202603 } from './legacyWireTypes.js';
+
+function specPrices(m: SimMarket) {
+  return { buyYesPriceUsd: m.askMicroUsd, buyNoPriceUsd: MICRO_PER_USD - m.bidMicroUsd, sellYesPriceUsd: m.bidMicroUsd, sellNoPriceUsd: MICRO_PER_USD - m.askMicroUsd };
+}
+
+export function renderMarket202602(state: WorldState, m: SimMarket, detail: boolean): Market202602 {
+  const p = specPrices(m);
+  const volume = volumeDollars(m);
+  // Not modelled by the world: stable shares of the volume, so they change only when it does.
+  const openInterest = Math.floor((m.volumeCenti / 100) * (0.1 + 0.4 * unitHash(state.seed, 'open-interest', m.marketId)));
+  const liquidity = m.status === 'open' ? Math.floor(volume * (0.05 + 0.25 * unitHash(state.seed, 'liquidity', m.marketId))) : 0;
+  return {
+    marketId: m.marketId,
+    ...(detail ? { eventId: m.eventId } : {}),
+    title: m.title,
+    description: marketDescription(m),
+    status: m.status,
+    result: m.result ?? '',
+    openTime: m.openTimeSec,
+    closeTime: m.closeTimeSec,
+    buyYesPriceUsd: String(p.buyYesPriceUsd),
+    sellYesPriceUsd: String(p.sellYesPriceUsd),
+    buyNoPriceUsd: String(p.buyNoPriceUsd),
+    sellNoPriceUsd: String(p.sellNoPriceUsd),
+    volumeUsd: String(volume),
+    openInterest: String(openInterest),
+    liquidityUsd: String(liquidity),
+  };
+}
+
+export function renderMarket202603(state: WorldState, m: SimMarket): Market202603 {
+  return {
+    marketId: m.marketId,
+    status: m.status,
+    result: m.result,
+    openTime: m.openTimeSec,
+    closeTime: m.closeTimeSec,
+    resolveAt: m.result === null ? null : m.settlementTimeSec,
+    marketResultPubkey: m.result === null ? null : resultPubkey(state.seed, m.marketId),
+    metadata: {
+      marketId: m.marketId,
+      title: m.title,
+      status: m.status,
+      result: m.result ?? '',
+      closeTime: m.closeTimeSec,
+      openTime: m.openTimeSec,
+      isTeamMarket: isTeamMarket(state.eventsById.get(m.eventId)!),
+      rulesPrimary: marketRules(m).rulesPrimary,
+    },
+    pricing: { ...specPrices(m), volume: volumeDollars(m) },
+  };
+}
+
+/** The spec's book with the `*_dollars` arrays the spec added on 2026-03-11 (still descending then). */
+export function orderBook202603(book: WireOrderBook): OrderBook202603 {
+  return {
+    yes: book.yes,
+    no: book.no,
+    yes_dollars: book.yes.map(([cents, size]) => [centsAsDollars(cents), size]),
+    no_dollars: book.no.map(([cents, size]) => [centsAsDollars(cents), size]),
+  };
+}
