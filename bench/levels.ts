@@ -6,6 +6,7 @@
 import postgres from 'postgres';
 import type { Checked, OrderBook } from '../src/domain/types.js';
 import { copyRows, type CopyField } from '../src/sql/copyRows.js';
+import { recordShape } from '../src/wire/recordShape.js';
 import { writeOrderBooks } from '../src/store/writeOrderBooks.js';
 import { LEVELS_PER_WRITE } from '../src/sync/sweepOrderBooks.js';
 import { fmtInt, fmtKRowsPerSec, fmtMs, fmtRatio, median, printTable, section } from './support/report.js';
@@ -31,6 +32,7 @@ function makeBooks(): OrderBook[] {
     yes: side(i, 0),
     no: side(i, 1),
     drift: [],
+    shape: recordShape({ bench: true }),
   }));
 }
 
@@ -78,7 +80,7 @@ export async function benchLevels(serverUrl: string): Promise<void> {
       let written = 0;
       for (const batch of bookBatches) {
         const checked: Checked<OrderBook>[] = batch.map((value) => ({ ok: true, value }));
-        written += (await writeOrderBooks(sql, { runId: null, fetches: [{ books: checked, observedAt }] })).rowsByTable.orderbook_levels ?? 0;
+        written += (await writeOrderBooks(sql, { runId: null, endpoint: '/orderbook/{marketId}', fetches: [{ books: checked, observedAt }] })).rowsByTable.orderbook_levels ?? 0;
       }
       if (written !== LEVELS_TOTAL) throw new Error(`pipeline wrote ${written} levels, expected ${LEVELS_TOTAL}`);
     };

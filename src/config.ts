@@ -4,7 +4,7 @@
  */
 import cron from 'node-cron';
 import { z } from 'zod';
-import { CONCRETE_CATEGORIES, CATEGORIES, KNOWN_PROVIDERS } from './domain/types.js';
+import { ALL_CATEGORIES, CATEGORIES, KNOWN_PROVIDERS, PROVIDER_NAME } from './domain/types.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -21,18 +21,25 @@ const positiveInt = (name: string) =>
     return n;
   });
 
-const csvOf = <T extends string>(name: string, allowed: readonly T[]) =>
+/** A comma-separated list whose every item passes `accepts`; `describe` says what an item may be. */
+const csvOf = (name: string, describe: string, accepts: (item: string) => boolean) =>
   z.string().transform((raw, ctx) => {
     const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
-    const bad = items.filter((s) => !(allowed as readonly string[]).includes(s));
-    if (items.length === 0 || bad.length > 0) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `${name} must be a comma-separated list of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`,
-      });
+    if (items.length === 0 || !items.every(accepts)) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a comma-separated list of ${describe}, got ${JSON.stringify(raw)}` });
       return z.NEVER;
     }
-    return Object.freeze([...new Set(items)]) as readonly T[];
+    return Object.freeze([...new Set(items)]) as readonly string[];
+  });
+
+const percent = (name: string) =>
+  z.string().transform((raw, ctx) => {
+    const n = Number(raw.trim());
+    if (!/^\d+(\.\d+)?$/.test(raw.trim()) || n > 100) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a percentage from 0 to 100, got ${JSON.stringify(raw)}` });
+      return z.NEVER;
+    }
+    return n;
   });
 
 const url = (name: string, protocols: readonly string[]) =>
@@ -104,8 +111,19 @@ const envSchema = z.object({
   PREDICTION_API_KEY: nonEmpty('PREDICTION_API_KEY').optional(),
   /** The account's plan, in requests per minute, shared by every job of the process. */
   PREDICTION_RATE_LIMIT_RPM: positiveInt('PREDICTION_RATE_LIMIT_RPM').default(60),
-  PREDICTION_PROVIDERS: csvOf('PREDICTION_PROVIDERS', KNOWN_PROVIDERS).default(KNOWN_PROVIDERS),
-  PREDICTION_CATEGORIES: csvOf('PREDICTION_CATEGORIES', CATEGORIES).default(CONCRETE_CATEGORIES),
+  /** Providers to crawl: kalshi, polymarket, or a name the service added since (e.g. bisonfi). */
+  PREDICTION_PROVIDERS: csvOf('PREDICTION_PROVIDERS', `provider names (${KNOWN_PROVIDERS.join(', ')}, …)`, (p) => PROVIDER_NAME.test(p)).default(
+    KNOWN_PROVIDERS,
+  ),
+  /**
+   * Listings to crawl. Default `all`: one unfiltered listing per provider, the only one that also
+   * shows events in categories outside the documented list. Named categories crawl only those.
+   */
+  PREDICTION_CATEGORIES: csvOf('PREDICTION_CATEGORIES', CATEGORIES.join(', '), (c) => (CATEGORIES as readonly string[]).includes(c)).default([
+    ALL_CATEGORIES,
+  ]),
+  /** A run that rejects more than this share of the records it reads is degraded (sync exits 6). Default 5. */
+  MAX_REJECTED_PERCENT: percent('MAX_REJECTED_PERCENT').default(5),
   /** Where the embedded Postgres keeps its files. */
   DATA_DIR: nonEmpty('DATA_DIR').default('./data'),
   /** Port of the embedded Postgres on 127.0.0.1 (used only without DATABASE_URL). */
@@ -135,6 +153,7 @@ export interface Config {
   rateLimitRpm: number;
   providers: readonly string[];
   categories: readonly string[];
+  maxRejectedPercent: number;
   dataDir: string;
   embeddedPgPort: number;
   crawlSchedule: string;
@@ -163,6 +182,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     rateLimitRpm: e.PREDICTION_RATE_LIMIT_RPM,
     providers: e.PREDICTION_PROVIDERS,
     categories: e.PREDICTION_CATEGORIES,
+    maxRejectedPercent: e.MAX_REJECTED_PERCENT,
     dataDir: e.DATA_DIR,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     crawlSchedule: e.CRAWL_SCHEDULE,

@@ -10,7 +10,8 @@ describe('parseConfig', () => {
       apiKey: undefined,
       rateLimitRpm: 60,
       providers: ['kalshi', 'polymarket'],
-      categories: ['crypto', 'sports', 'politics', 'esports', 'culture', 'economics', 'tech'],
+      categories: ['all'],
+      maxRejectedPercent: 5,
       dataDir: './data',
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -22,8 +23,9 @@ describe('parseConfig', () => {
       PREDICTION_API_URL: 'http://127.0.0.1:8080/prediction/v1/',
       PREDICTION_API_KEY: ' k ',
       PREDICTION_RATE_LIMIT_RPM: '600',
-      PREDICTION_PROVIDERS: 'polymarket',
+      PREDICTION_PROVIDERS: 'polymarket,bisonfi',
       PREDICTION_CATEGORIES: 'crypto, sports',
+      MAX_REJECTED_PERCENT: '12.5',
       DATA_DIR: '/tmp/x',
     });
     expect(config).toMatchObject({
@@ -31,8 +33,9 @@ describe('parseConfig', () => {
       apiUrl: 'http://127.0.0.1:8080/prediction/v1',
       apiKey: 'k',
       rateLimitRpm: 600,
-      providers: ['polymarket'],
+      providers: ['polymarket', 'bisonfi'],
       categories: ['crypto', 'sports'],
+      maxRejectedPercent: 12.5,
       dataDir: '/tmp/x',
     });
   });
@@ -41,7 +44,9 @@ describe('parseConfig', () => {
     ['PREDICTION_RATE_LIMIT_RPM', 'abc', 'PREDICTION_RATE_LIMIT_RPM must be a positive integer, got "abc"'],
     ['PREDICTION_RATE_LIMIT_RPM', '0', 'PREDICTION_RATE_LIMIT_RPM must be a positive integer, got "0"'],
     ['PREDICTION_RATE_LIMIT_RPM', '1.5', 'PREDICTION_RATE_LIMIT_RPM must be a positive integer, got "1.5"'],
-    ['PREDICTION_PROVIDERS', 'kalshi,bisonfi', 'PREDICTION_PROVIDERS must be a comma-separated list of kalshi, polymarket, got "kalshi,bisonfi"'],
+    ['PREDICTION_PROVIDERS', 'kalshi,Bison Fi', 'PREDICTION_PROVIDERS must be a comma-separated list of provider names (kalshi, polymarket, …), got "kalshi,Bison Fi"'],
+    ['MAX_REJECTED_PERCENT', '101', 'MAX_REJECTED_PERCENT must be a percentage from 0 to 100, got "101"'],
+    ['MAX_REJECTED_PERCENT', '-1', 'MAX_REJECTED_PERCENT must be a percentage from 0 to 100, got "-1"'],
     ['PREDICTION_CATEGORIES', 'crypto,weather', 'PREDICTION_CATEGORIES must be a comma-separated list of'],
     ['PREDICTION_API_URL', 'ftp://x', 'PREDICTION_API_URL must be a http: or https: URL, got "ftp://x"'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of'],

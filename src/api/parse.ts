@@ -11,6 +11,7 @@ import { formatIssues, readableErrorMap } from '../wire/issues.js';
 import { LIMITS } from '../wire/limits.js';
 import { marketSchema } from '../wire/market.js';
 import { orderBookSchema } from '../wire/orderBook.js';
+import { HOSTILE_SHAPE, recordShape } from '../wire/recordShape.js';
 
 /**
  * Entry points for the HTTP client: one call per response. Validation is per record: a bad record
@@ -57,8 +58,8 @@ export function parseMarket(body: unknown, ctx: { eventId: string | null }): Che
 /** GET /orderbook/{id}: a null body is a valid answer (isNull, empty sides). Never throws. */
 export function parseOrderBook(body: unknown, ctx: { marketId: string }): Checked<OrderBook> {
   const checked = checkRecord(orderBookSchema, body);
-  if (!checked.ok) return reject(ctx.marketId, checked.reason, body);
-  return { ok: true, value: normalizeOrderBook(checked.data, { marketId: ctx.marketId }) };
+  if (!checked.ok) return reject(ctx.marketId, checked, body);
+  return { ok: true, value: normalizeOrderBook(checked.data, { marketId: ctx.marketId, shape: recordShape(body) }) };
 }
 
 function parseEnvelope<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
@@ -72,7 +73,8 @@ function checkEvent(payload: unknown, provider: string | null): Checked<Event> {
   // The event's raw excludes its markets (each market keeps its own raw and is scanned on its own).
   const raw = isRecord(payload) ? withoutMarkets(payload) : payload;
   const checked = checkRecord(eventSchema, payload, { scan: raw });
-  if (!checked.ok) return reject(readId(payload, 'eventId'), checked.reason, payload);
+  // Its markets were not scanned (they are, one by one, only in an event that passes): the shape is the scanned part's.
+  if (!checked.ok) return reject(readId(payload, 'eventId'), checked, payload, raw);
   const wire = checked.data;
 
   let markets: Market[] | null = null;
@@ -85,17 +87,24 @@ function checkEvent(payload: unknown, provider: string | null): Checked<Event> {
       else rejectedMarkets.push(market.rejection);
     }
   }
-  return { ok: true, value: normalizeEvent(wire, { provider, raw, markets, rejectedMarkets }) };
+  return { ok: true, value: normalizeEvent(wire, { provider, raw, shape: recordShape(raw), markets, rejectedMarkets }) };
 }
 
 function checkMarket(payload: unknown, eventId: string | null, prefix: string): Checked<Market> {
   const checked = checkRecord(marketSchema, payload, { prefix });
-  if (!checked.ok) return reject(readId(payload, 'marketId'), checked.reason, payload);
-  return { ok: true, value: normalizeMarket(checked.data, { eventId, raw: payload }) };
+  if (!checked.ok) return reject(readId(payload, 'marketId'), checked, payload);
+  return { ok: true, value: normalizeMarket(checked.data, { eventId, raw: payload, shape: recordShape(payload) }) };
 }
 
-function reject(entityId: string | null, reason: string, payload: unknown): { ok: false; rejection: Rejection } {
-  return { ok: false, rejection: { entityId, reason, payload } };
+/** The shape is read only from a record that passed the content scan: a hostile one is never walked. */
+function reject(
+  entityId: string | null,
+  check: { reason: string; hostile: boolean },
+  payload: unknown,
+  scanned: unknown = payload,
+): { ok: false; rejection: Rejection } {
+  const shape = check.hostile ? HOSTILE_SHAPE : recordShape(scanned);
+  return { ok: false, rejection: { entityId, reason: check.reason, payload, shape } };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -11,6 +11,12 @@ export const ExitCode = {
   databaseUnreachable: 4,
   /** The upstream API stayed unavailable after retries. */
   upstreamUnavailable: 5,
+  /**
+   * The run finished but read its upstream badly: it rejected more than MAX_REJECTED_PERCENT of the
+   * records, a whole listing page, or received nothing. What it could read is stored; the message
+   * names the most common rejection reasons. Usually the upstream changed shape.
+   */
+  degraded: 6,
   /** Stopped by a signal before finishing (graceful shutdown). */
   interrupted: 130,
 } as const;

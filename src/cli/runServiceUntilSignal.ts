@@ -64,6 +64,7 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
       schedules: { crawl: config.crawlSchedule, details: config.detailsSchedule, orderbooks: config.orderBookSchedule },
       providers: config.providers,
       categories: config.categories,
+      maxRejectedPercent: config.maxRejectedPercent,
       orderBookMaxAgeSec: config.orderBookMaxAgeSec,
       ops: { host: config.opsHost, port: config.opsPort },
     });

@@ -4,31 +4,48 @@
  * Money and sizes are exact decimal strings (`Decimal`), never floats; times are Unix seconds.
  */
 
-/** Providers the spec names, first-listed first. Other values are tolerated (upstream adds some). */
+/** Providers the spec names, first-listed first. Others are stored as received (the live service added `bisonfi`). */
 export const KNOWN_PROVIDERS = ['kalshi', 'polymarket'] as const;
 export type KnownProvider = (typeof KNOWN_PROVIDERS)[number];
 export const DEFAULT_PROVIDER: KnownProvider = 'polymarket';
+/** What a provider name may look like: a request may name one we do not know yet, never arbitrary text. */
+export const PROVIDER_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
+/** The documented categories. The live service also sends others (e.g. "climate & science"), stored as received. */
 export const CATEGORIES = ['all', 'crypto', 'sports', 'politics', 'esports', 'culture', 'economics', 'tech'] as const;
 export type Category = (typeof CATEGORIES)[number];
-/** Every category but the `all` pseudo-category: crawling these covers `all` without duplicates. */
+/** Every documented category but the `all` pseudo-category. */
 export const CONCRETE_CATEGORIES = CATEGORIES.filter((c) => c !== 'all') as Exclude<Category, 'all'>[];
+/** The listing that holds every event, whatever its category: what a crawl must page to see them all. */
+export const ALL_CATEGORIES: Category = 'all';
 
 /** Canonical decimal text such as "650000" or "12.5": exact, safe for Postgres numeric. */
 export type Decimal = string;
 
-export type MarketStatus = 'open' | 'closed';
-export type MarketResult = 'yes' | 'no' | null;
+/** `open` and `closed` are documented; any other value (e.g. `cancelled`) is stored as received. */
+export type MarketStatus = string;
+/** `yes` and `no` are documented; null while unresolved; any other value is stored as received. */
+export type MarketResult = string | null;
 
 /** A tag naming a tolerated deviation from the spec that was seen on a record (e.g. "pricing_as_string"). */
 export type DriftTag = string;
+
+/**
+ * The structure of a record as received: its sorted key paths with JSON types, a short
+ * fingerprint of them, and an example (arrays cut short). Records of one shape share one object.
+ */
+export interface RecordShape {
+  readonly fingerprint: string;
+  readonly paths: readonly string[];
+  readonly example: unknown;
+}
 
 export interface Pricing {
   buyYesMicroUsd: Decimal | null;
   buyNoMicroUsd: Decimal | null;
   sellYesMicroUsd: Decimal | null;
   sellNoMicroUsd: Decimal | null;
-  /** Units undocumented upstream: stored as received. */
+  /** As received: whole US dollars on the live service (the spec left the unit undocumented). */
   volume: Decimal | null;
 }
 
@@ -36,11 +53,13 @@ export interface Market {
   marketId: string;
   /** Known from context only (the embedding event or the request); the wire market carries none. */
   eventId: string | null;
-  status: MarketStatus;
+  /** null only when the record carried none (a drift). */
+  status: MarketStatus | null;
   result: MarketResult;
-  openTimeSec: number;
-  closeTimeSec: number;
-  /** null while settlement is pending (wire value 0). */
+  /** Unix seconds, possibly fractional; null only when the record carried none (a drift). */
+  openTimeSec: number | null;
+  closeTimeSec: number | null;
+  /** `settlementTime`, or `resolveAt` where that is absent; null while settlement is pending (wire value 0 or null). */
   settlementTimeSec: number | null;
   title: string | null;
   subtitle: string | null;
@@ -48,10 +67,14 @@ export interface Market {
   rulesPrimary: string | null;
   rulesSecondary: string | null;
   isTradable: boolean | null;
+  /** null when the record had no pricing, or when its pricing was quarantined (`pricingRejection`). */
   pricing: Pricing | null;
+  /** A pricing we could read but not believe (a price outside 0..1,000,000 micro-USD): quarantined, the market kept. */
+  pricingRejection: Rejection | null;
   drift: DriftTag[];
   /** The record as received, for the `raw` jsonb column. */
   raw: unknown;
+  shape: RecordShape;
 }
 
 export interface Event {
@@ -83,10 +106,14 @@ export interface Event {
   drift: DriftTag[];
   /** The event as received, without its `markets` array (each market keeps its own raw). */
   raw: unknown;
+  /** The shape of `raw` (markets have their own). */
+  shape: RecordShape;
 }
 
 export interface OrderBookLevel {
+  /** Exact: from the dollar arrays when sent ("0.9950" -> "99.5"), else the cent arrays. */
   priceCents: Decimal;
+  /** Contracts; levels sent at one price are merged by summing their sizes. */
   size: Decimal;
 }
 
@@ -99,6 +126,7 @@ export interface OrderBook {
   /** NO bids, best (highest price) first. */
   no: OrderBookLevel[];
   drift: DriftTag[];
+  shape: RecordShape;
 }
 
 export interface Pagination {
@@ -112,9 +140,10 @@ export interface Pagination {
 export interface Rejection {
   /** Best-effort id of the record (eventId / marketId) when one could be read. */
   entityId: string | null;
-  /** Readable reason built from the validation issues, e.g. "markets[2].status: expected open|closed, got \"halted\"". */
+  /** Readable reason built from the validation issues, e.g. "markets[2].closeTime: expected Unix seconds, got \"tomorrow\"". */
   reason: string;
   payload: unknown;
+  shape: RecordShape;
 }
 
 /** Result of validating one record: either the normalized value or its rejection. */

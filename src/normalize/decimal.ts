@@ -45,3 +45,33 @@ export function decimalFromNumber(value: number): Decimal {
 export function toDecimal(value: number | string): Decimal {
   return typeof value === 'number' ? decimalFromNumber(value) : decimalFromString(value);
 }
+
+/** Moves the decimal point `places` to the right (dollars -> cents with 2): exact string work. */
+export function shiftDecimal(value: Decimal, places: number): Decimal {
+  const negative = value.startsWith('-');
+  const digits = negative ? value.slice(1) : value;
+  const point = digits.indexOf('.');
+  const intPart = point === -1 ? digits : digits.slice(0, point);
+  const fracPart = (point === -1 ? '' : digits.slice(point + 1)).padEnd(places, '0');
+  const shifted = `${intPart}${fracPart.slice(0, places)}.${fracPart.slice(places)}`;
+  return decimalFromString(negative ? `-${shifted.replace(/\.$/, '')}` : shifted.replace(/\.$/, ''));
+}
+
+/** The exact sum of two non-negative canonical decimals (merged order-book sizes). */
+export function addDecimals(a: Decimal, b: Decimal): Decimal {
+  const scale = Math.max(fractionDigits(a), fractionDigits(b));
+  const sum = scaled(a, scale) + scaled(b, scale);
+  if (scale === 0) return sum.toString();
+  const text = sum.toString().padStart(scale + 1, '0');
+  return decimalFromString(`${text.slice(0, -scale)}.${text.slice(-scale)}`);
+}
+
+function fractionDigits(value: Decimal): number {
+  const point = value.indexOf('.');
+  return point === -1 ? 0 : value.length - point - 1;
+}
+
+function scaled(value: Decimal, scale: number): bigint {
+  const [intPart = '0', fracPart = ''] = value.split('.');
+  return BigInt(intPart + fracPart.padEnd(scale, '0'));
+}

@@ -1,8 +1,8 @@
+import { CATEGORIES, KNOWN_PROVIDERS, type DriftTag, type Event, type Market, type RecordShape, type Rejection } from '../domain/types.js';
 import type { EventWire } from '../wire/event.js';
-import { KNOWN_PROVIDERS, type DriftTag, type Event, type Market, type Rejection } from '../domain/types.js';
 import { toDecimal } from './decimal.js';
 import { DRIFT } from './driftTags.js';
-import { isAbsent } from './isAbsent.js';
+import { fieldReader } from './fieldReader.js';
 import { nestedOrTopLevel } from './nestedOrTopLevel.js';
 
 export interface EventContext {
@@ -10,65 +10,85 @@ export interface EventContext {
   provider: string | null;
   /** The event as received, without its `markets` array. */
   raw: unknown;
+  shape: RecordShape;
   /** The embedded markets that passed validation, or null when the response had none. */
   markets: Market[] | null;
   rejectedMarkets: Rejection[];
 }
 
-const KNOWN: ReadonlySet<string> = new Set(KNOWN_PROVIDERS);
+const KNOWN_PROVIDER_SET: ReadonlySet<string> = new Set(KNOWN_PROVIDERS);
+const KNOWN_CATEGORY_SET: ReadonlySet<string> = new Set(CATEGORIES);
 
 export function normalizeEvent(wire: EventWire, ctx: EventContext): Event {
   const drift: DriftTag[] = [];
+  const read = fieldReader(drift);
+  const meta = read.optional('metadata', wire.metadata);
 
-  // Removed by later versions of the service: kept as null, visibly.
-  if (isAbsent(wire.series)) drift.push(DRIFT.missingSeries);
-  if (isAbsent(wire.winner)) drift.push(DRIFT.missingWinner);
-  if (isAbsent(wire.tvlDollars)) drift.push(DRIFT.missingTvl);
+  // The live service dropped the top-level `series`; its metadata still carries one.
+  let series = read.optional('series', wire.series);
+  const metaSeries = read.optional('metadata.series', meta?.series);
+  if (series === null && metaSeries !== null) {
+    series = metaSeries;
+    drift.push(DRIFT.seriesFromMetadata);
+  } else if (series === null) drift.push(DRIFT.missingSeries);
+
+  const winner = read.optional('winner', wire.winner);
+  // A null winner is an unresolved event; only an absent key is the removed field.
+  if (wire.winner === undefined) drift.push(DRIFT.missingWinner);
+
+  if (wire.tvlDollars === undefined || wire.tvlDollars === null) drift.push(DRIFT.missingTvl);
   else if (typeof wire.tvlDollars === 'number') drift.push(DRIFT.tvlAsNumber);
 
-  if (typeof wire.volumeUsd === 'number') drift.push(DRIFT.volumeAsNumber);
+  const volume = wire.volumeUsd ?? null;
+  if (wire.volumeUsd === undefined) drift.push(DRIFT.missingVolume);
+  else if (typeof volume === 'number') drift.push(DRIFT.volumeAsNumber);
   // Validated: a comma can only be a thousands separator.
-  else if (wire.volumeUsd.includes(',')) drift.push(DRIFT.volumeFormatted);
+  else if (volume !== null && volume.includes(',')) drift.push(DRIFT.volumeFormatted);
 
-  if (typeof wire.beginAt === 'number') drift.push(DRIFT.beginAtAsNumber);
-  const beginAtSec = wire.beginAt === null ? null : Number(wire.beginAt);
+  if (wire.beginAt === undefined) drift.push(DRIFT.missingBeginAt);
+  else if (typeof wire.beginAt === 'number') drift.push(DRIFT.beginAtAsNumber);
+  const beginAtSec = wire.beginAt === null || wire.beginAt === undefined ? null : Number(wire.beginAt);
+  if (beginAtSec !== null && !Number.isInteger(beginAtSec)) drift.push(DRIFT.beginAtFractional);
 
-  const provider = wire.provider ?? ctx.provider;
-  if (!isAbsent(wire.provider) && !KNOWN.has(wire.provider)) drift.push(DRIFT.providerUnknown);
+  const wireProvider = read.optional('provider', wire.provider);
+  if (wireProvider !== null && !KNOWN_PROVIDER_SET.has(wireProvider)) drift.push(DRIFT.providerUnknown);
+
+  const category = read.required('category', wire.category);
+  if (category !== null && !KNOWN_CATEGORY_SET.has(category)) drift.push(DRIFT.categoryUnknown);
 
   if (wire.markets === null) drift.push(DRIFT.marketsNull);
 
-  const meta = wire.metadata ?? undefined;
   const fields = nestedOrTopLevel();
-  const title = fields.pick(meta?.title, wire.title);
-  const subtitle = fields.pick(meta?.subtitle, wire.subtitle);
-  const imageUrl = fields.pick(meta?.imageUrl, wire.imageUrl);
+  const title = fields.pick(read.optional('metadata.title', meta?.title), read.optional('title', wire.title));
+  const subtitle = fields.pick(read.optional('metadata.subtitle', meta?.subtitle), read.optional('subtitle', wire.subtitle));
+  const imageUrl = fields.pick(read.optional('metadata.imageUrl', meta?.imageUrl), read.optional('imageUrl', wire.imageUrl));
   if (fields.usedTopLevel) drift.push(DRIFT.flattenedEvent);
 
   return {
     eventId: wire.eventId,
-    provider,
-    series: wire.series ?? null,
-    category: wire.category,
-    subcategory: wire.subcategory,
+    provider: wireProvider ?? ctx.provider,
+    series,
+    category,
+    subcategory: read.required('subcategory', wire.subcategory),
     title,
     subtitle,
     imageUrl,
-    closeCondition: wire.closeCondition,
-    rulesPdf: wire.rulesPdf,
-    multipleWinners: wire.multipleWinners,
-    isActive: wire.isActive,
-    isLive: wire.isLive,
-    isTrending: wire.isTrending ?? null,
-    isRecommended: wire.isRecommended ?? null,
+    closeCondition: read.required('closeCondition', wire.closeCondition),
+    rulesPdf: read.required('rulesPdf', wire.rulesPdf),
+    multipleWinners: read.required('multipleWinners', wire.multipleWinners),
+    isActive: read.required('isActive', wire.isActive),
+    isLive: read.required('isLive', wire.isLive),
+    isTrending: read.required('isTrending', wire.isTrending),
+    isRecommended: read.required('isRecommended', wire.isRecommended),
     // "" is the spec's "unresolved".
-    winner: isAbsent(wire.winner) || wire.winner === '' ? null : wire.winner,
+    winner: winner === '' ? null : winner,
     beginAtSec,
-    tvlUsd: isAbsent(wire.tvlDollars) ? null : toDecimal(wire.tvlDollars),
-    volumeUsd: toDecimal(wire.volumeUsd),
+    tvlUsd: wire.tvlDollars === undefined || wire.tvlDollars === null ? null : toDecimal(wire.tvlDollars),
+    volumeUsd: volume === null ? null : toDecimal(volume),
     markets: ctx.markets,
     rejectedMarkets: ctx.rejectedMarkets,
     drift,
     raw: ctx.raw,
+    shape: ctx.shape,
   };
 }

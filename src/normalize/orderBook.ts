@@ -1,36 +1,60 @@
-import type { OrderBookLevelWire, OrderBookWire } from '../wire/orderBook.js';
-import type { DriftTag, OrderBook, OrderBookLevel } from '../domain/types.js';
-import { decimalFromNumber } from './decimal.js';
+import type { Decimal, DriftTag, OrderBook, OrderBookLevel, RecordShape } from '../domain/types.js';
+import { readCentLevel, readDollarLevel, type OrderBookWire, type WireLevel } from '../wire/orderBook.js';
+import { addDecimals, shiftDecimal, toDecimal } from './decimal.js';
 import { DRIFT } from './driftTags.js';
-import { isAbsent } from './isAbsent.js';
+import { fieldReader } from './fieldReader.js';
 
 export interface OrderBookContext {
   /** The requested market: the book body carries no id. */
   marketId: string;
+  shape: RecordShape;
 }
 
 /** A null body is an observation ("no book"), kept with empty sides. */
 export function normalizeOrderBook(wire: OrderBookWire, ctx: OrderBookContext): OrderBook {
-  const drift: DriftTag[] = [];
-  if (wire === null) return { marketId: ctx.marketId, isNull: true, yes: [], no: [], drift };
-
-  if (!isAbsent(wire.yes_dollars) || !isAbsent(wire.no_dollars)) drift.push(DRIFT.orderBookDollars);
-  const yes = bestFirst(wire.yes);
-  const no = bestFirst(wire.no);
-  if (yes.wasAscending || no.wasAscending) drift.push(DRIFT.orderBookAscending);
-
-  return { marketId: ctx.marketId, isNull: false, yes: yes.levels, no: no.levels, drift };
+  const base = { marketId: ctx.marketId, shape: ctx.shape };
+  if (wire === null) return { ...base, isNull: true, yes: [], no: [], drift: [] };
+  const tags: DriftTag[] = [];
+  const read = fieldReader(tags);
+  const sides = {
+    yes: read.optional('yes', wire.yes),
+    no: read.optional('no', wire.no),
+    yesDollars: read.optional('yes_dollars', wire.yes_dollars),
+    noDollars: read.optional('no_dollars', wire.no_dollars),
+  };
+  const drift = new Set<DriftTag>(tags);
+  if (sides.yesDollars !== null || sides.noDollars !== null) drift.add(DRIFT.orderBookDollars);
+  const yes = readSide(sides.yes, sides.yesDollars, drift);
+  const no = readSide(sides.no, sides.noDollars, drift);
+  return { ...base, isNull: false, yes, no, drift: [...drift] };
 }
 
 /**
- * The schema guarantees strictly monotonic prices, so one comparison of the ends tells the order;
- * a single level is already in order whatever the sender's convention.
+ * One side, best (highest) price first. The dollar array gives the exact price when sent; the
+ * cent array (prices rounded to whole cents) is the fallback. Levels arrive in either order and
+ * unmerged: levels at one exact price become one level with the sizes summed, and a level that
+ * cannot be read is dropped (tagged), never a reason to lose the book.
  */
-function bestFirst(side: readonly OrderBookLevelWire[]): { levels: OrderBookLevel[]; wasAscending: boolean } {
-  const levels = side.map(([price, size]) => ({ priceCents: decimalFromNumber(price), size: decimalFromNumber(size) }));
-  const first = side[0];
-  const last = side[side.length - 1];
-  const wasAscending = first !== undefined && last !== undefined && first[0] < last[0];
-  if (wasAscending) levels.reverse();
-  return { levels, wasAscending };
+function readSide(cents: readonly unknown[] | null, dollars: readonly unknown[] | null, drift: Set<DriftTag>): OrderBookLevel[] {
+  const useDollars = dollars !== null;
+  if (useDollars && cents !== null && cents.length !== dollars.length) drift.add(DRIFT.orderBookDollarsMismatch);
+  const source = (useDollars ? dollars : cents) ?? [];
+  const sizeByPrice = new Map<Decimal, Decimal>();
+  let previous: number | null = null;
+  for (const raw of source) {
+    const level: WireLevel | null = useDollars ? readDollarLevel(raw) : readCentLevel(raw);
+    if (level === null) {
+      drift.add(DRIFT.orderBookLevelDropped);
+      continue;
+    }
+    const priceCents = useDollars ? shiftDecimal(toDecimal(level.price), 2) : toDecimal(level.price);
+    const size = toDecimal(level.size);
+    const price = Number(priceCents);
+    if (previous !== null && price > previous) drift.add(DRIFT.orderBookAscending);
+    previous = price;
+    const merged = sizeByPrice.get(priceCents);
+    if (merged !== undefined) drift.add(DRIFT.orderBookMergedLevels);
+    sizeByPrice.set(priceCents, merged === undefined ? size : addDecimals(merged, size));
+  }
+  return [...sizeByPrice].map(([priceCents, size]) => ({ priceCents, size })).sort((a, b) => Number(b.priceCents) - Number(a.priceCents));
 }

@@ -23,7 +23,10 @@ export interface Metrics {
   observeRequest(event: RequestEvent): void;
   /** Adds `rows` (≥ 0) rows written to `table`. */
   recordRows(table: string, rows: number): void;
-  /** Counts a finished run of `job` and observes its duration. */
+  /**
+   * Counts a finished run of `job` and observes its duration; `prediction_job_degraded` follows
+   * whether this run was degraded (a failed run leaves it as it was).
+   */
   recordJobRun(job: string, status: JobRunStatus, durationMs: number): void;
   /**
    * Records that `job` last succeeded at `atMs` (epoch ms). Never moves backwards, so it may also be
@@ -103,6 +106,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['job'] as const,
     registers,
   });
+  const degraded = new Gauge({
+    name: 'prediction_job_degraded',
+    help: '1 while the latest finished run of the job was degraded (rejected more than MAX_REJECTED_PERCENT of what it read), else 0.',
+    labelNames: ['job'] as const,
+    registers,
+  });
   new Gauge({
     name: 'prediction_data_freshness_seconds',
     help: 'Seconds since the last successful run of each job, at scrape time (no series before a first success).',
@@ -128,6 +137,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     recordJobRun(job, status, durationMs) {
       jobRuns.inc({ job, status });
       jobDuration.observe({ job }, Math.max(0, durationMs) / 1000);
+      if (status === 'succeeded' || status === 'degraded') degraded.set({ job }, status === 'degraded' ? 1 : 0);
     },
     markJobSuccess(job, atMs) {
       const previous = lastSuccessMs.get(job);

@@ -30,6 +30,12 @@ export interface ReadinessOptions {
    * `timeoutMs` counts as a failed check.
    */
   lastSuccess: (job: string) => number | null | Promise<number | null>;
+  /**
+   * The job's latest finished run, or null if none: a degraded one fails the job's check with
+   * its reason, since the data keeps flowing but the upstream is no longer read soundly.
+   * Default: not consulted.
+   */
+  lastOutcome?: (job: string) => Promise<{ status: string; error: string | null } | null>;
   /** Clock, epoch ms. Default: `Date.now`. */
   now?: () => number;
   /**
@@ -62,7 +68,10 @@ export function createReadiness(options: ReadinessOptions): Readiness {
   return async () => {
     const [database, ...jobChecks] = await Promise.all([
       checkDatabase(options.sql, timeoutMs),
-      ...options.jobs.map((job) => checkJob(job, options.lastSuccess, now, startedAtMs, periods, timeoutMs)),
+      ...options.jobs.map(async (job) => {
+        const fresh = await checkJob(job, options.lastSuccess, now, startedAtMs, periods, timeoutMs);
+        return fresh.ok && options.lastOutcome ? checkOutcome(job.name, options.lastOutcome, timeoutMs, fresh) : fresh;
+      }),
     ]);
     const checks: Record<string, ReadinessCheck> = { database: database! };
     options.jobs.forEach((job, i) => (checks[`job:${job.name}`] = jobChecks[i]!));
@@ -115,6 +124,24 @@ async function checkJob(
   return age <= limitMs
     ? { ok: true, detail: `last success ${seconds(age)} ago (allowed ${seconds(limitMs)})` }
     : { ok: false, detail: `last success ${seconds(age)} ago, more than the ${seconds(limitMs)} allowed` };
+}
+
+/** A fresh job whose latest run was degraded is not ready: its freshness says nothing of what it rejected. */
+async function checkOutcome(
+  job: string,
+  lastOutcome: NonNullable<ReadinessOptions['lastOutcome']>,
+  timeoutMs: number,
+  fresh: ReadinessCheck,
+): Promise<ReadinessCheck> {
+  let outcome: Awaited<ReturnType<typeof lastOutcome>> | typeof TIMED_OUT;
+  try {
+    outcome = await raceTimeout(lastOutcome(job), timeoutMs);
+  } catch (error) {
+    return { ok: false, detail: `cannot read the latest run: ${describe(error)}` };
+  }
+  if (outcome === TIMED_OUT) return { ok: false, detail: `no answer about the latest run within ${timeoutMs} ms` };
+  if (outcome?.status !== 'degraded') return fresh;
+  return { ok: false, detail: `latest run degraded: ${outcome.error ?? 'rejected too much of what it read'}` };
 }
 
 const TIMED_OUT = Symbol('timed out');

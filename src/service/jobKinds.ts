@@ -14,7 +14,11 @@ export const JOB_PRIORITY: Record<JobName, number> = { crawl: 30, details: 20, o
 
 export interface JobSettings {
   orderBookMaxAgeSec: number;
+  maxRejectedPercent: number;
 }
+
+/** Jobs whose every run must receive records: a crawl that lists nothing read its upstream wrong. */
+export const JOB_EXPECTS_RECORDS: Record<JobName, boolean> = { crawl: true, details: false, orderbooks: false };
 
 /** What one execution of a job does; `deadline` is when the next tick of the same job is due. */
 export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext, deadline: Date) => Promise<void> {

@@ -5,7 +5,7 @@ import { acquireJobLock } from '../sql/jobLock.js';
 import { abortOrphanedRuns } from '../sql/ingestRuns.js';
 import { runJob, type JobResult } from '../sync/runJob.js';
 import { cronLogger } from './cronLogger.js';
-import { jobWork, type JobName, type JobSettings } from './jobKinds.js';
+import { JOB_EXPECTS_RECORDS, jobWork, type JobName, type JobSettings } from './jobKinds.js';
 import { pgRunCoordinator } from './pgRunCoordinator.js';
 
 /** The few logger methods used here; a pino logger fits. */
@@ -69,10 +69,20 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
         options.sql,
         options.clientFor(job),
         job,
-        { providers: options.providers, categories: options.categories, signal: stopping.signal, fence: lock.fence, now },
+        {
+          providers: options.providers,
+          categories: options.categories,
+          maxRejectedPercent: options.settings.maxRejectedPercent,
+          expectRecords: JOB_EXPECTS_RECORDS[job],
+          signal: stopping.signal,
+          fence: lock.fence,
+          now,
+        },
         (ctx) => work(ctx, deadline),
       );
-      options.logger.info({ job, runId: result.runId, status: result.status, durationMs: result.durationMs, ...result.totals }, 'job finished');
+      const fields = { job, runId: result.runId, status: result.status, durationMs: result.durationMs, ...result.totals };
+      if (result.degradation === null) options.logger.info(fields, 'job finished');
+      else options.logger.error({ ...fields, degradation: result.degradation }, `job degraded: ${result.degradation}`);
       options.onRunFinished?.(result);
     } catch (error) {
       // A stop cuts requests off mid-run by design: its run is recorded as aborted, not an error.

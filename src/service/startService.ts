@@ -6,7 +6,7 @@ import type { Logger } from '../ops/createLogger.js';
 import type { Metrics } from '../ops/metrics.js';
 import { createReadiness } from '../ops/readiness.js';
 import { startOpsServer, type OpsServer } from '../ops/startOpsServer.js';
-import { lastSuccessfulRuns } from '../sql/ingestRuns.js';
+import { lastSuccessfulRuns, latestRunStatuses } from '../sql/ingestRuns.js';
 import { JOB_NAMES, type JobName } from './jobKinds.js';
 import { startScheduler, type RunOutcome, type Scheduler } from './startScheduler.js';
 
@@ -20,6 +20,8 @@ export interface ServiceOptions {
   schedules: Record<JobName, string>;
   providers: readonly string[];
   categories: readonly string[];
+  /** A run rejecting more than this share of what it reads is degraded. */
+  maxRejectedPercent: number;
   orderBookMaxAgeSec: number;
   ops: { host: string; port: number };
 }
@@ -52,7 +54,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       jobs: JOB_NAMES.map((name) => ({ name, schedule: options.schedules[name] })),
       providers: options.providers,
       categories: options.categories,
-      settings: { orderBookMaxAgeSec: options.orderBookMaxAgeSec },
+      settings: { orderBookMaxAgeSec: options.orderBookMaxAgeSec, maxRejectedPercent: options.maxRejectedPercent },
       instanceId,
       logger: options.logger,
       onRunFinished: (outcome) => record(options.metrics, outcome),
@@ -62,6 +64,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       jobs: JOB_NAMES.map((name) => ({ name, expectedPeriodMs: scheduler!.periodMs(name) })),
       // From the database, not this process's memory: a hot standby runs no job itself, yet the data is fresh.
       lastSuccess: async (job) => (await lastSuccessfulRuns(probe.sql, [job])).get(job)?.getTime() ?? null,
+      lastOutcome: async (job) => (await latestRunStatuses(probe.sql, [job])).get(job) ?? null,
     });
     ops = await startOpsServer({ ...options.ops, metrics: options.metrics, readiness, logger: options.logger });
   } catch (error) {
@@ -91,5 +94,6 @@ function record(metrics: Metrics, outcome: RunOutcome): void {
   metrics.recordJobRun(outcome.job, outcome.status, outcome.durationMs);
   if (outcome.status === 'failed') return;
   for (const [table, rows] of Object.entries(outcome.totals.rowsByTable)) metrics.recordRows(table, rows);
-  if (outcome.status === 'succeeded') metrics.markJobSuccess(outcome.job, outcome.startedAt.getTime() + outcome.durationMs);
+  // A degraded run stored what it could read: the data is as fresh as its run.
+  if (outcome.status !== 'aborted') metrics.markJobSuccess(outcome.job, outcome.startedAt.getTime() + outcome.durationMs);
 }

@@ -1,19 +1,31 @@
 import type { Queryable } from './queryable.js';
 
+/** One provider × category listing's progress within a run. */
+export interface CoverageUpdate {
+  category: string;
+  pages: number;
+  eventsSeen: number;
+}
+
 /**
- * Progress of one provider × category listing within a run, for analytics.data_coverage: opened
- * when its crawl starts, advanced per committed page, marked complete when the listing is exhausted.
- * A crawl killed midway stays incomplete, which is what the coverage view should show.
+ * Progress of listing crawls within a run, for analytics.data_coverage: a row per provider ×
+ * category opened when first seen, advanced per committed page, marked complete when the crawl
+ * that covered it is exhausted. A crawl killed midway stays incomplete, which is what the coverage
+ * view should show. An unfiltered crawl (category `all`) reports a row for every category its
+ * events carried, so categories nobody configured are covered too.
  */
 export async function recordCoverage(
   sql: Queryable,
-  at: { runId: number; provider: string; category: string },
-  update: { now: Date; pages: number; eventsSeen: number; complete: boolean },
+  at: { runId: number; provider: string },
+  update: { now: Date; complete: boolean; listings: readonly CoverageUpdate[] },
 ): Promise<void> {
+  if (update.listings.length === 0) return;
+  const { listings, now, complete } = update;
   await sql`
     insert into prediction.crawl_coverage (run_id, provider, category, started_at, finished_at, pages, events_seen, complete)
-    values (${at.runId}, ${at.provider}, ${at.category}, ${update.now}::timestamptz,
-            ${update.complete ? update.now : null}::timestamptz, ${update.pages}, ${update.eventsSeen}, ${update.complete})
+    select ${at.runId}, ${at.provider}, category, ${now}::timestamptz, ${complete ? now : null}::timestamptz, pages, events_seen, ${complete}
+    from unnest(${listings.map((l) => l.category)}::text[], ${listings.map((l) => l.pages)}::int[], ${listings.map((l) => l.eventsSeen)}::int[])
+      as t(category, pages, events_seen)
     on conflict (run_id, provider, category) do update set
       pages = excluded.pages, events_seen = excluded.events_seen,
       finished_at = excluded.finished_at, complete = excluded.complete`;

@@ -1,3 +1,5 @@
+import type { EndpointRecordCounts } from '../sql/ingestRuns.js';
+
 /** What one committed write did, summed into the run's totals. */
 export interface WriteCounts {
   recordsSeen: number;
@@ -5,16 +7,38 @@ export interface WriteCounts {
   recordsRejected: number;
   /** Rows inserted per table (updates of last_seen_at / last_observed_at are not counted). */
   rowsByTable: Record<string, number>;
+  /** Per endpoint label, e.g. "/events", "/events#markets", "/orderbook/{marketId}". */
+  recordsByEndpoint: Record<string, EndpointRecordCounts>;
+  /** Rejections by the kind of their reason. */
+  rejectionReasons: Record<string, number>;
 }
 
-export const emptyCounts = (): WriteCounts => ({ recordsSeen: 0, recordsWritten: 0, recordsRejected: 0, rowsByTable: {} });
+export const emptyCounts = (): WriteCounts => ({
+  recordsSeen: 0,
+  recordsWritten: 0,
+  recordsRejected: 0,
+  rowsByTable: {},
+  recordsByEndpoint: {},
+  rejectionReasons: {},
+});
 
 export function addCounts(into: WriteCounts, add: WriteCounts): WriteCounts {
   into.recordsSeen += add.recordsSeen;
   into.recordsWritten += add.recordsWritten;
   into.recordsRejected += add.recordsRejected;
-  for (const [table, n] of Object.entries(add.rowsByTable)) into.rowsByTable[table] = (into.rowsByTable[table] ?? 0) + n;
+  sumInto(into.rowsByTable, add.rowsByTable);
+  sumInto(into.rejectionReasons, add.rejectionReasons);
+  for (const [endpoint, c] of Object.entries(add.recordsByEndpoint)) {
+    const to = (into.recordsByEndpoint[endpoint] ??= { accepted: 0, acceptedWithDrift: 0, rejected: 0 });
+    to.accepted += c.accepted;
+    to.acceptedWithDrift += c.acceptedWithDrift;
+    to.rejected += c.rejected;
+  }
   return into;
+}
+
+function sumInto(into: Record<string, number>, add: Record<string, number>): void {
+  for (const [key, n] of Object.entries(add)) into[key] = (into[key] ?? 0) + n;
 }
 
 /** Keeps the last item of each key: a batch must not name a row twice. */

@@ -1,10 +1,12 @@
-import type { Checked, Event, Rejection } from '../domain/types.js';
+import type { Checked, Event } from '../domain/types.js';
 import type { Sql } from '../db/connect.js';
 import { acquireWriteLock, type WriteFence } from '../sql/acquireWriteLock.js';
-import { quarantineRecords, type QuarantinedRecord } from '../sql/quarantineRecords.js';
+import { quarantineRecords } from '../sql/quarantineRecords.js';
+import { recordShapes } from '../sql/recordShapes.js';
 import { EVENT_STATE, recordStateHistory } from '../sql/recordStateHistory.js';
 import { upsertEvents } from '../sql/upsertEvents.js';
 import type { MarketRow } from '../sql/upsertMarkets.js';
+import { RecordTally } from './recordTally.js';
 import { writeMarketRows } from './writeMarketRows.js';
 import { lastByKey, type WriteCounts } from './writeCounts.js';
 
@@ -24,14 +26,21 @@ export interface EventsWrite {
  * markets inside a valid event) are quarantined while their valid neighbours are stored.
  */
 export async function writeEvents(sql: Sql, page: EventsWrite): Promise<WriteCounts> {
+  const tally = new RecordTally();
+  const marketEndpoint = `${page.endpoint}#markets`;
+  for (const c of page.events) {
+    if (!c.ok) {
+      tally.rejected(page.endpoint, c.rejection);
+      continue;
+    }
+    tally.accepted(page.endpoint, c.value);
+    for (const m of c.value.markets ?? []) tally.acceptedMarket(marketEndpoint, m);
+    for (const r of c.value.rejectedMarkets) tally.rejected(marketEndpoint, r);
+  }
   const valid = lastByKey(
     page.events.flatMap((c) => (c.ok ? [c.value] : [])),
     (e) => e.eventId,
   );
-  const rejected: QuarantinedRecord[] = [
-    ...page.events.flatMap((c) => (c.ok ? [] : [{ ...c.rejection, endpoint: page.endpoint }])),
-    ...valid.flatMap((e) => e.rejectedMarkets.map((r: Rejection) => ({ ...r, endpoint: `${page.endpoint}#markets` }))),
-  ];
   const markets: MarketRow[] = lastByKey(
     valid.flatMap((e) => (e.markets ?? []).map((m) => ({ ...m, eventId: e.eventId, provider: e.provider ?? 'unknown' }))),
     (m) => m.marketId,
@@ -43,11 +52,12 @@ export async function writeEvents(sql: Sql, page: EventsWrite): Promise<WriteCou
     const ev = await upsertEvents(tx, valid, at);
     const eventStates = await recordStateHistory(tx, EVENT_STATE, valid.map((e) => e.eventId), valid.map((e) => [e.isActive, e.isLive, e.winner]), at);
     const mk = await writeMarketRows(tx, markets, at);
-    const quarantined = await quarantineRecords(tx, page.runId, rejected, at);
+    const quarantined = await quarantineRecords(tx, page.runId, tally.quarantined, at);
+    const shapes = await recordShapes(tx, page.runId, tally.shapes, at);
     return {
       recordsSeen: page.events.length + valid.reduce((n, e) => n + (e.markets?.length ?? 0) + e.rejectedMarkets.length, 0),
       recordsWritten: ev.inserted + ev.updated + mk.inserted + mk.updated,
-      recordsRejected: rejected.length,
+      ...tally.counts(),
       rowsByTable: {
         events: ev.inserted,
         markets: mk.inserted,
@@ -55,6 +65,7 @@ export async function writeEvents(sql: Sql, page: EventsWrite): Promise<WriteCou
         market_state_history: mk.states,
         pricing_snapshots: mk.pricing,
         rejected_records: quarantined,
+        upstream_shapes: shapes,
       },
     };
   }) as Promise<WriteCounts>;

@@ -3,14 +3,18 @@ import type { Sql } from '../db/connect.js';
 import { acquireWriteLock, type WriteFence } from '../sql/acquireWriteLock.js';
 import { markDetailFetched } from '../sql/markDetailFetched.js';
 import { quarantineRecords } from '../sql/quarantineRecords.js';
+import { recordShapes } from '../sql/recordShapes.js';
 import type { MarketRow } from '../sql/upsertMarkets.js';
+import { RecordTally } from './recordTally.js';
 import { writeMarketRows } from './writeMarketRows.js';
 import { lastByKey, type WriteCounts } from './writeCounts.js';
 
 export interface MarketsWrite {
   runId: number | null;
-  /** Route template: "/markets/{marketId}" (a market's own detail) or "/events/{eventId}/markets". */
+  /** Route template the markets came from, for the quarantine and the counts. */
   endpoint: string;
+  /** True for a market's own detail (GET /markets/{id}): its detail_fetched_at moves. */
+  isDetail: boolean;
   /** Each market with the event and provider it belongs to (the wire market carries neither). */
   markets: readonly { checked: Checked<Market>; eventId: string; provider: string }[];
   observedAt: Date;
@@ -20,22 +24,27 @@ export interface MarketsWrite {
 
 /** Writes a batch of markets fetched on their own (detail refresh or an event's market list) in one transaction. */
 export async function writeMarkets(sql: Sql, batch: MarketsWrite): Promise<WriteCounts> {
+  const tally = new RecordTally();
+  for (const m of batch.markets) {
+    if (m.checked.ok) tally.acceptedMarket(batch.endpoint, m.checked.value);
+    else tally.rejected(batch.endpoint, m.checked.rejection);
+  }
   const rows: MarketRow[] = lastByKey(
     batch.markets.flatMap((m) => (m.checked.ok ? [{ ...m.checked.value, eventId: m.eventId, provider: m.provider }] : [])),
     (m) => m.marketId,
   );
-  const rejected = batch.markets.flatMap((m) => (m.checked.ok ? [] : [{ ...m.checked.rejection, endpoint: batch.endpoint }]));
   const at = batch.observedAt;
   return sql.begin(async (tx) => {
     await acquireWriteLock(tx, batch.fence);
     const mk = await writeMarketRows(tx, rows, at);
-    const quarantined = await quarantineRecords(tx, batch.runId, rejected, at);
-    if (batch.endpoint === '/markets/{marketId}') await markDetailFetched(tx, rows.map((m) => m.marketId), at);
+    const quarantined = await quarantineRecords(tx, batch.runId, tally.quarantined, at);
+    const shapes = await recordShapes(tx, batch.runId, tally.shapes, at);
+    if (batch.isDetail) await markDetailFetched(tx, rows.map((m) => m.marketId), at);
     return {
       recordsSeen: batch.markets.length,
       recordsWritten: mk.inserted + mk.updated,
-      recordsRejected: rejected.length,
-      rowsByTable: { markets: mk.inserted, market_state_history: mk.states, pricing_snapshots: mk.pricing, rejected_records: quarantined },
+      ...tally.counts(),
+      rowsByTable: { markets: mk.inserted, market_state_history: mk.states, pricing_snapshots: mk.pricing, rejected_records: quarantined, upstream_shapes: shapes },
     };
   }) as Promise<WriteCounts>;
 }

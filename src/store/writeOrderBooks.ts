@@ -3,6 +3,8 @@ import type { Sql } from '../db/connect.js';
 import { acquireWriteLock, type WriteFence } from '../sql/acquireWriteLock.js';
 import { quarantineRecords } from '../sql/quarantineRecords.js';
 import { recordOrderBooks } from '../sql/recordOrderBooks.js';
+import { recordShapes } from '../sql/recordShapes.js';
+import { RecordTally } from './recordTally.js';
 import { emptyCounts, lastByKey, type WriteCounts } from './writeCounts.js';
 
 /** The books of one fetch and when they were received. */
@@ -13,6 +15,8 @@ export interface FetchedOrderBooks {
 
 export interface OrderBooksWrite {
   runId: number | null;
+  /** Route template the books came from, for the quarantine and the counts. */
+  endpoint: string;
   /** One or more fetches, oldest first; each book keeps its own fetch's time. */
   fetches: readonly FetchedOrderBooks[];
   /** Checked in the transaction before anything is written (see WriteFence). */
@@ -22,19 +26,24 @@ export interface OrderBooksWrite {
 /** Writes the order books of one or more fetches in one transaction; invalid ones are quarantined. */
 export async function writeOrderBooks(sql: Sql, batch: OrderBooksWrite): Promise<WriteCounts> {
   const all = batch.fetches.flatMap((f) => f.books.map((checked) => ({ checked, observedAt: f.observedAt })));
+  const tally = new RecordTally();
+  for (const { checked } of all) {
+    if (checked.ok) tally.accepted(batch.endpoint, checked.value);
+    else tally.rejected(batch.endpoint, checked.rejection);
+  }
   const books = lastByKey(all.flatMap(({ checked, observedAt }) => (checked.ok ? [{ book: checked.value, observedAt }] : [])), (o) => o.book.marketId);
-  const rejected = all.flatMap(({ checked }) => (checked.ok ? [] : [{ ...checked.rejection, endpoint: '/orderbook/{marketId}' }]));
   const lastAt = batch.fetches.at(-1)?.observedAt;
   if (!lastAt) return emptyCounts();
   return sql.begin(async (tx) => {
     await acquireWriteLock(tx, batch.fence);
     const written = await recordOrderBooks(tx, books);
-    const quarantined = await quarantineRecords(tx, batch.runId, rejected, lastAt);
+    const quarantined = await quarantineRecords(tx, batch.runId, tally.quarantined, lastAt);
+    const shapes = await recordShapes(tx, batch.runId, tally.shapes, lastAt);
     return {
       recordsSeen: all.length,
       recordsWritten: written.inserted,
-      recordsRejected: rejected.length,
-      rowsByTable: { orderbook_snapshots: written.inserted, orderbook_levels: written.levels, rejected_records: quarantined },
+      ...tally.counts(),
+      rowsByTable: { orderbook_snapshots: written.inserted, orderbook_levels: written.levels, rejected_records: quarantined, upstream_shapes: shapes },
     };
   }) as Promise<WriteCounts>;
 }

@@ -1,9 +1,9 @@
 import PQueue from 'p-queue';
-import type { PredictionClient } from '../api/client/index.js';
-import type { Sql } from '../db/connect.js';
-import type { Category } from '../domain/types.js';
-import { recordCoverage } from '../sql/recordCoverage.js';
+import { ENDPOINTS } from '../api/endpoints/requests.js';
+import { ALL_CATEGORIES } from '../domain/types.js';
+import { recordCoverage, type CoverageUpdate } from '../sql/recordCoverage.js';
 import { writeEvents } from '../store/writeEvents.js';
+import { crawlPlan, type Listing } from './crawlPlan.js';
 import type { SyncContext } from './SyncContext.js';
 
 /**
@@ -13,63 +13,75 @@ import type { SyncContext } from './SyncContext.js';
 const LISTINGS_IN_PARALLEL = 4;
 
 /**
- * Pages through GET /events?includeMarkets=true for every provider × category, committing each
- * page on its own. Sorted by beginAt (ascending, ties by id upstream): unlike volume, it does not
- * reshuffle while we page. Returns the events whose embedded market list came back missing.
+ * A listing page rejected whole degrades the run (assessIntake) when it held at least this many
+ * records: a short last page of one or two unreadable records is noise, not a changed listing.
+ */
+export const WHOLE_PAGE_MIN_RECORDS = 5;
+
+/**
+ * Pages through GET /events?includeMarkets=true for every listing of the crawl plan, committing
+ * each page on its own. Sorted by beginAt (ascending, ties by id upstream): unlike volume, it does
+ * not reshuffle while we page. Returns the events whose embedded market list came back missing.
  */
 export async function crawlListings(ctx: SyncContext): Promise<{ eventId: string; provider: string }[]> {
   const missingMarkets: { eventId: string; provider: string }[] = [];
   const listings = new PQueue({ concurrency: LISTINGS_IN_PARALLEL });
   // The first failure ends the crawl: listings not started yet are skipped, running ones finish.
   let failure: { error: unknown } | undefined;
-  for (const provider of ctx.providers) {
-    for (const category of ctx.categories) {
-      void listings.add(async () => {
-        if (failure || ctx.signal?.aborted) return;
-        await crawlOne(ctx, ctx.client, ctx.sql, provider, category as Category, missingMarkets).catch((error: unknown) => {
-          failure ??= { error };
-        });
+  for (const listing of crawlPlan(ctx.providers, ctx.categories)) {
+    void listings.add(async () => {
+      if (failure || ctx.signal?.aborted) return;
+      await crawlOne(ctx, listing, missingMarkets).catch((error: unknown) => {
+        failure ??= { error };
       });
-    }
+    });
   }
   await listings.onIdle();
   if (failure) throw failure.error;
   return missingMarkets;
 }
 
-async function crawlOne(
-  ctx: SyncContext,
-  client: PredictionClient,
-  sql: Sql,
-  provider: string,
-  category: Category,
-  missingMarkets: { eventId: string; provider: string }[],
-): Promise<void> {
-  const pages = client.iterateEvents({
-    provider: provider as 'kalshi' | 'polymarket',
-    category,
+async function crawlOne(ctx: SyncContext, listing: Listing, missingMarkets: { eventId: string; provider: string }[]): Promise<void> {
+  const { provider, category } = listing;
+  const pages = ctx.client.iterateEvents({
+    provider,
+    // Unfiltered rather than `category=all`: the form the live service is known to answer with every event.
+    ...(category === ALL_CATEGORIES ? {} : { category }),
     includeMarkets: true,
     sortBy: 'beginAt',
     sortDirection: 'asc',
   });
-  const scope = { runId: ctx.runId, provider, category };
-  let pageCount = 0;
-  let eventsSeen = 0;
-  await recordCoverage(sql, scope, { now: ctx.now(), pages: 0, eventsSeen: 0, complete: false });
+  const scope = { runId: ctx.runId, provider };
+  // The listing itself, then each category its events carried: coverage of what was actually seen.
+  const coverage = new Map<string, CoverageUpdate>([[category, { category, pages: 0, eventsSeen: 0 }]]);
+  await recordCoverage(ctx.sql, scope, { now: ctx.now(), complete: false, listings: [...coverage.values()] });
   for await (const page of pages) {
     const observedAt = ctx.now();
-    const counts = await writeEvents(sql, { runId: ctx.runId, endpoint: '/events', events: page.items, observedAt, fence: ctx.fence });
+    const counts = await writeEvents(ctx.sql, { runId: ctx.runId, endpoint: ENDPOINTS.listEvents, events: page.items, observedAt, fence: ctx.fence });
     ctx.totals.add(counts);
-    pageCount += 1;
-    eventsSeen += page.items.length;
+    if (page.items.length >= WHOLE_PAGE_MIN_RECORDS && page.items.every((item) => !item.ok)) ctx.totals.allRejectedPages += 1;
+    const touched = new Set<CoverageUpdate>();
+    const listed = coverage.get(category)!;
+    listed.pages += 1;
+    listed.eventsSeen += page.items.length;
+    touched.add(listed);
     for (const item of page.items) {
-      if (item.ok && (item.value.markets === null || item.value.markets.length === 0)) {
+      if (!item.ok) continue;
+      const seen = item.value.category;
+      if (seen !== null && seen !== category) {
+        const row = coverage.get(seen) ?? { category: seen, pages: 0, eventsSeen: 0 };
+        coverage.set(seen, row);
+        if (!touched.has(row)) row.pages += 1;
+        row.eventsSeen += 1;
+        touched.add(row);
+      }
+      if (item.value.markets === null || item.value.markets.length === 0) {
         missingMarkets.push({ eventId: item.value.eventId, provider: item.value.provider ?? provider });
       }
     }
     ctx.progress(`crawl ${provider}/${category} page ${page.pageIndex + 1}`);
     if (ctx.signal?.aborted) return;
-    await recordCoverage(sql, scope, { now: observedAt, pages: pageCount, eventsSeen, complete: false });
+    await recordCoverage(ctx.sql, scope, { now: observedAt, complete: false, listings: [...touched] });
   }
-  await recordCoverage(sql, scope, { now: ctx.now(), pages: pageCount, eventsSeen, complete: true });
+  await recordCoverage(ctx.sql, scope, { now: ctx.now(), complete: true, listings: [...coverage.values()] });
 }

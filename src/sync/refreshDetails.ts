@@ -1,3 +1,4 @@
+import { ENDPOINTS } from '../api/endpoints/requests.js';
 import type { Checked, Event, Market } from '../domain/types.js';
 import {
   selectClosingMarkets,
@@ -17,7 +18,7 @@ export async function fetchEventMarkets(ctx: SyncContext, events: readonly { eve
     if (ctx.signal?.aborted) return;
     for await (const page of ctx.client.iterateEventMarkets(eventId)) {
       const markets = page.items.map((checked) => ({ checked, eventId, provider }));
-      ctx.totals.add(await writeMarkets(ctx.sql, { runId: ctx.runId, endpoint: '/events/{eventId}/markets', markets, observedAt: ctx.now(), fence: ctx.fence }));
+      ctx.totals.add(await writeMarkets(ctx.sql, { runId: ctx.runId, endpoint: ENDPOINTS.listEventMarkets, isDetail: false, markets, observedAt: ctx.now(), fence: ctx.fence }));
     }
   }
 }
@@ -36,7 +37,7 @@ export async function refreshStaleEvents(ctx: SyncContext, cycleStart: Date): Pr
       const events: Checked<Event>[] = results.map(({ item, result }) =>
         result.ok ? { ok: true, value: { ...result.value, provider: result.value.provider ?? item.provider } } : result,
       );
-      ctx.totals.add(await writeEvents(ctx.sql, { runId: ctx.runId, endpoint: '/events/{eventId}', events, observedAt, fence: ctx.fence }));
+      ctx.totals.add(await writeEvents(ctx.sql, { runId: ctx.runId, endpoint: ENDPOINTS.getEvent, events, observedAt, fence: ctx.fence }));
       ctx.progress(`event details ${results.length}/${targets.length}`);
     },
     { batchSize: ctx.batchSize, signal: ctx.signal, now: ctx.now, onNotFound: () => void ctx.totals.notFound++ },
@@ -62,7 +63,7 @@ export async function refreshStaleMarkets(
     (t) => ctx.client.getMarket(t.marketId),
     async (results, observedAt) => {
       const markets = results.map(({ item, result }) => ({ checked: result, eventId: item.eventId, provider: item.provider }));
-      ctx.totals.add(await writeMarkets(ctx.sql, { runId: ctx.runId, endpoint: '/markets/{marketId}', markets, observedAt, fence: ctx.fence }));
+      ctx.totals.add(await writeMarkets(ctx.sql, { runId: ctx.runId, endpoint: ENDPOINTS.getMarket, isDetail: true, markets, observedAt, fence: ctx.fence }));
       ctx.progress(`market details ${results.length}/${targets.length}`);
     },
     { batchSize: ctx.batchSize, signal: ctx.signal, now: ctx.now, onNotFound: () => void ctx.totals.notFound++ },

@@ -3,6 +3,7 @@ import { errorChainMessage } from '../errors/errorChainMessage.js';
 import type { Sql } from '../db/connect.js';
 import type { WriteFence } from '../sql/acquireWriteLock.js';
 import { finishRun, startRun, type RunTotals } from '../sql/ingestRuns.js';
+import { assessIntake } from './assessIntake.js';
 import { SyncTotals } from './syncTotals.js';
 import type { SyncContext } from './SyncContext.js';
 
@@ -15,6 +16,10 @@ export interface JobOptions {
   signal?: AbortSignal | undefined;
   /** Checked in every write transaction (see WriteFence). */
   fence?: WriteFence | undefined;
+  /** A run rejecting more than this share of what it reads is recorded as degraded. Default 5. */
+  maxRejectedPercent?: number;
+  /** A run that receives no record at all is degraded too (true for jobs that crawl a listing). Default false. */
+  expectRecords?: boolean;
   /** Observation clock. Default: the system clock. */
   now?: () => Date;
   progress?: (message: string) => void;
@@ -23,7 +28,9 @@ export interface JobOptions {
 export interface JobResult {
   job: string;
   runId: number;
-  status: 'succeeded' | 'aborted';
+  status: 'succeeded' | 'degraded' | 'aborted';
+  /** Why the run is degraded (its rejected share and most common reasons); null otherwise. */
+  degradation: string | null;
   totals: RunTotals;
   notFound: number;
   startedAt: Date;
@@ -66,9 +73,23 @@ export async function runJob(
     await finishRun(sql, runId, status, totals.toRunTotals(), now(), errorChainMessage(error)).catch(() => {});
     throw error;
   }
-  const status = options.signal?.aborted ? 'aborted' : 'succeeded';
+  const aborted = options.signal?.aborted ?? false;
+  // An aborted run read only part of its upstream: too little to judge, and recorded as aborted anyway.
+  const degradation = aborted
+    ? null
+    : assessIntake(totals.intake(), { maxRejectedPercent: options.maxRejectedPercent ?? 5, expectRecords: options.expectRecords ?? false });
+  const status = aborted ? 'aborted' : degradation !== null ? 'degraded' : 'succeeded';
   const finishedAt = now();
   const runTotals = totals.toRunTotals();
-  await finishRun(sql, runId, status, runTotals, finishedAt, status === 'aborted' ? 'stopped by a signal' : null);
-  return { job, runId, status, totals: runTotals, notFound: totals.notFound, startedAt, durationMs: finishedAt.getTime() - startedAt.getTime() };
+  await finishRun(sql, runId, status, runTotals, finishedAt, aborted ? 'stopped by a signal' : degradation);
+  return {
+    job,
+    runId,
+    status,
+    degradation,
+    totals: runTotals,
+    notFound: totals.notFound,
+    startedAt,
+    durationMs: finishedAt.getTime() - startedAt.getTime(),
+  };
 }

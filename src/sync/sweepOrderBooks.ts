@@ -1,3 +1,4 @@
+import { ENDPOINTS } from '../api/endpoints/requests.js';
 import { selectOrderBookTargets } from '../sql/selectSyncTargets.js';
 import { writeOrderBooks, type FetchedOrderBooks } from '../store/writeOrderBooks.js';
 import { fetchInBatches } from './fetchInBatches.js';
@@ -38,7 +39,7 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
     const fetches = pending;
     pending = [];
     pendingLevels = 0;
-    ctx.totals.add(await writeOrderBooks(ctx.sql, { runId: ctx.runId, fetches, fence: ctx.fence }));
+    ctx.totals.add(await writeOrderBooks(ctx.sql, { runId: ctx.runId, endpoint: ENDPOINTS.getOrderBook, fetches, fence: ctx.fence }));
     done += fetches.reduce((n, f) => n + f.books.length, 0);
     ctx.progress(`order books ${done}/${targets.length}`);
   };

@@ -1,12 +1,15 @@
 import type { RequestEvent } from '../api/client/index.js';
 import type { RunTotals } from '../sql/ingestRuns.js';
 import { addCounts, emptyCounts, type WriteCounts } from '../store/writeCounts.js';
+import type { IntakeTotals } from './assessIntake.js';
 
 /** Accumulates what one run did: writes as they commit, and every request attempt it sent. */
 export class SyncTotals {
   readonly writes: WriteCounts = emptyCounts();
   /** Detail or order-book fetches answered 404: the record is gone upstream. */
   notFound = 0;
+  /** Listing pages of WHOLE_PAGE_MIN_RECORDS or more records that had every one of them rejected. */
+  allRejectedPages = 0;
   readonly #requests: RunTotals['requestsByStatus'] = {};
 
   add(counts: WriteCounts): void {
@@ -20,9 +23,15 @@ export class SyncTotals {
     byStatus[status] = (byStatus[status] ?? 0) + 1;
   };
 
+  intake(): IntakeTotals {
+    const { recordsByEndpoint, rejectionReasons } = this.writes;
+    return { recordsByEndpoint, rejectionReasons, allRejectedPages: this.allRejectedPages };
+  }
+
   toRunTotals(): RunTotals {
     const requestsByStatus = structuredClone(this.#requests);
     const requests = Object.values(requestsByStatus).reduce((n, s) => n + Object.values(s).reduce((a, b) => a + b, 0), 0);
-    return { requests, requestsByStatus, ...this.writes };
+    const { recordsSeen, recordsWritten, recordsRejected, rowsByTable, recordsByEndpoint } = this.writes;
+    return { requests, requestsByStatus, recordsSeen, recordsWritten, recordsRejected, rowsByTable, recordsByEndpoint };
   }
 }

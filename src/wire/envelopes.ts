@@ -5,10 +5,13 @@ import { paginationSchema } from './pagination.js';
 /** Records stay `unknown` here: each is validated on its own so that one bad record spares its siblings. */
 const records = z.array(z.unknown()).max(LIMITS.recordsPerPage);
 
-/** GET /events and GET /events/{id}/markets: both keys required (spec 4.1, 4.5). */
+/** GET /events and GET /events/{id}/markets: paging continues from `pagination`, so it is required. */
 export const listEnvelopeSchema = z.object({ data: records, pagination: paginationSchema });
 
-/** GET /events/search and GET /events/suggested/{pubkey}: `data` only. */
+/**
+ * GET /events/search and GET /events/suggested/{pubkey}: `data` is what counts. Search also sends a
+ * `pagination` and more events than its `limit` asked for; suggested sends none.
+ */
 export const dataEnvelopeSchema = z.object({ data: records });
 
 export type ListEnvelope = z.output<typeof listEnvelopeSchema>;

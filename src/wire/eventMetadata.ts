@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import { text } from './primitives.js';
+import { lenient } from './lenient.js';
+import { label, text } from './primitives.js';
 
-/** Spec 2.2, limited to the fields the domain stores (`raw` keeps eventId and isLive). */
+/** The event's text fields, read from `metadata` or, in flattened shapes, from the top level. */
 export const eventTextFields = {
-  title: text.nullish(),
-  subtitle: text.nullish(),
-  imageUrl: text.nullish(),
+  title: lenient(text),
+  subtitle: lenient(text),
+  imageUrl: lenient(text),
 };
 
-export const eventMetadataSchema = z.object(eventTextFields);
+/** `metadata` as the live service sends it; `series` lives only here since the top-level one was removed. */
+export const eventMetadataSchema = z.object({ ...eventTextFields, series: lenient(label) });
 
 export type EventMetadataWire = z.output<typeof eventMetadataSchema>;

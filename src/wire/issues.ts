@@ -3,7 +3,7 @@ import type { z } from 'zod';
 /**
  * Readable validation messages. zod's defaults ("Invalid input: expected string, received undefined")
  * omit the offending value; quarantine reasons must name field, expectation and value, e.g.
- * `status: expected one of open|closed, got "halted"` or `closeTime: required`.
+ * `closeTime: expected Unix seconds, got "tomorrow"` or `eventId: required`.
  */
 
 const MAX_SHOWN_CHARS = 40;
@@ -95,4 +95,14 @@ export function formatIssues(issues: readonly PathMessage[], prefix = ''): strin
   });
   const more = issues.length > MAX_ISSUES ? ` (+${issues.length - MAX_ISSUES} more)` : '';
   return shown.join('; ') + more;
+}
+
+/**
+ * What a rejection reason says without its particulars, so reasons can be counted: its first
+ * issue, array indices folded and the offending value dropped
+ * (`markets[3].multipleWinners: required` -> `markets[].multipleWinners: required`).
+ */
+export function reasonKind(reason: string): string {
+  const first = reason.split('; ')[0]!.replace(/ \(\+\d+ more\)$/, '');
+  return first.replace(/\[\d+\]/g, '[]').replace(/, got .*$/, '');
 }

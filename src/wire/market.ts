@@ -1,38 +1,34 @@
 import { z } from 'zod';
-import { expected } from './issues.js';
+import { lenient } from './lenient.js';
 import { marketMetadataSchema, marketTextFields } from './marketMetadata.js';
-import { pricingSchema } from './pricing.js';
-import { idString, isoDateTimeAsUnixSeconds, unixSeconds } from './primitives.js';
-
-export const MARKET_STATUSES = ['open', 'closed'] as const;
-/** `""` and `pending` are early-version spellings of "unresolved" (drift, tagged by normalize). */
-export const WIRE_MARKET_RESULTS = ['yes', 'no', '', 'pending'] as const;
+import { priceFields, pricingSchema } from './pricing.js';
+import { amount, idString, label, unixTime, unixTimeOrIso } from './primitives.js';
 
 /**
- * Spec 2.3. Tolerated drift: `resolveAt` (null, ISO string or seconds) beside or instead of
- * `settlementTime`, and flattened markets carrying the metadata fields at the top level.
+ * A market in any of the service's shapes: the spec's (nested `metadata`, `settlementTime`), the
+ * 2026-02 flat one (string prices, `result` ""), the 2026-03 one (metadata beside top-level fields,
+ * `resolveAt`) and today's flat one (`resolveAt`, no `settlementTime`). Only the id must be
+ * readable; `status` and `result` are labels stored as received ("cancelled" included). A time or
+ * price that is sent but is not a number rejects the record.
  */
-export const marketSchema = z
-  .object({
-    marketId: idString,
-    status: z.enum(MARKET_STATUSES),
-    result: z.enum(WIRE_MARKET_RESULTS, { error: expected('one of null|yes|no') }).nullable(),
-    openTime: unixSeconds,
-    closeTime: unixSeconds,
-    settlementTime: unixSeconds.optional(),
-    resolveAt: z
-      .union([unixSeconds, isoDateTimeAsUnixSeconds], { error: expected('Unix seconds or an ISO 8601 date-time') })
-      .nullable()
-      .optional(),
-    metadata: marketMetadataSchema.nullish(),
-    pricing: pricingSchema.nullish(),
-    ...marketTextFields,
-  })
-  .superRefine((market, ctx) => {
-    // Required by the spec; only its documented successor may stand in for it.
-    if (market.settlementTime === undefined && market.resolveAt === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['settlementTime'], message: 'required', input: undefined });
-    }
-  });
+export const marketSchema = z.object({
+  marketId: idString,
+  /** Only on GET /markets/{id} in today's shape: the embedding event otherwise. */
+  eventId: lenient(idString),
+  status: lenient(label),
+  result: lenient(label),
+  openTime: unixTime.nullish(),
+  closeTime: unixTime.nullish(),
+  settlementTime: unixTime.nullish(),
+  resolveAt: unixTimeOrIso.nullish(),
+  metadata: lenient(marketMetadataSchema),
+  pricing: pricingSchema.nullish(),
+  /** The 2026-02 shape: prices, and the volume as `volumeUsd`, at the top level instead of `pricing`. */
+  ...priceFields,
+  volumeUsd: amount.nullish(),
+  /** The 2026-07 name of `isTradable`. */
+  tradable: lenient(z.boolean()),
+  ...marketTextFields,
+});
 
 export type MarketWire = z.output<typeof marketSchema>;

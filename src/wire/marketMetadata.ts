@@ -1,19 +1,28 @@
 import { z } from 'zod';
-import { text } from './primitives.js';
+import { lenient } from './lenient.js';
+import { label, text, unixTime } from './primitives.js';
 
-/**
- * Spec 2.4, limited to the fields the domain stores. The metadata copies of status, result and the
- * times are not validated: the top-level fields are authoritative, and `raw` keeps the copies.
- */
+/** The market's text fields, read from `metadata` (spec and 2026-03 shapes) or from the top level (flat shapes). */
 export const marketTextFields = {
-  title: text.nullish(),
-  subtitle: text.nullish(),
-  description: text.nullish(),
-  rulesPrimary: text.nullish(),
-  rulesSecondary: text.nullish(),
-  isTradable: z.boolean().nullish(),
+  title: lenient(text),
+  subtitle: lenient(text),
+  description: lenient(text),
+  rulesPrimary: lenient(text),
+  rulesSecondary: lenient(text),
+  isTradable: lenient(z.boolean()),
 };
 
-export const marketMetadataSchema = z.object(marketTextFields);
+/**
+ * The 2026-03 shape repeats status, result and the times inside `metadata`: they stand in only
+ * when the top level lacks them. A time there that is not a number is read as absent, since the
+ * top-level field is the one that decides.
+ */
+export const marketMetadataSchema = z.object({
+  ...marketTextFields,
+  status: lenient(label),
+  result: lenient(label),
+  openTime: lenient(unixTime),
+  closeTime: lenient(unixTime),
+});
 
 export type MarketMetadataWire = z.output<typeof marketMetadataSchema>;

@@ -1,47 +1,54 @@
 import { z } from 'zod';
+import { lenient } from './lenient.js';
 import { LIMITS } from './limits.js';
-import { nonNegativeNumber } from './primitives.js';
-
-/** [price_cents, size]: exactly two finite numbers; cents may be fractional (99.9), sizes too. */
-export const orderBookLevelSchema = z.tuple([z.number().min(0).max(100), nonNegativeNumber]);
+import { PLAIN_DECIMAL } from './primitives.js';
 
 /**
- * One side. The spec sorts levels by price descending; later versions sent them ascending (drift,
- * reversed by normalize). Anything else, including a repeated price, is rejected: the order is part
- * of the contract and one row per (side, price) is what gets stored.
+ * One side as sent: levels are read one by one (readCentLevel / readDollarLevel), never as a whole.
+ * A side that is not an array reads as absent (an empty side, or the cent fallback), tagged.
  */
-export const orderBookSideSchema = z
-  .array(orderBookLevelSchema)
-  .max(LIMITS.levelsPerSide)
-  .superRefine((levels, ctx) => {
-    let direction = 0;
-    for (let i = 1; i < levels.length; i++) {
-      const step = Math.sign((levels[i - 1]?.[0] ?? NaN) - (levels[i]?.[0] ?? NaN));
-      if (Number.isNaN(step)) return;
-      if (step === 0) {
-        ctx.addIssue({ code: 'custom', path: [i, 0], message: `repeats price ${levels[i]?.[0]}`, input: levels[i] });
-        return;
-      }
-      if (direction === 0) direction = step;
-      else if (step !== direction) {
-        ctx.addIssue({ code: 'custom', path: [i, 0], message: 'levels are not sorted by price', input: levels[i] });
-        return;
-      }
-    }
-  });
+const side = lenient(z.array(z.unknown()).max(LIMITS.levelsPerSide));
 
 /**
- * Spec 2.7: the body is an object or null. `yes_dollars`/`no_dollars` (later versions, decimal-dollar
- * strings) duplicate the cent levels: they are only bounded and noted, `raw` keeps them.
+ * GET /orderbook/{id}: an object or null. `yes`/`no` are `[price_cents, size]` bids; since 2026-03
+ * `yes_dollars`/`no_dollars` repeat them with the exact price as a 4-decimal dollar string. Levels
+ * come in either order and unmerged (cent prices are rounded, so they repeat): nothing about a
+ * level rejects the book. Only a body that is neither an object nor null does.
  */
 export const orderBookSchema = z
-  .object({
-    yes: orderBookSideSchema,
-    no: orderBookSideSchema,
-    yes_dollars: z.array(z.unknown()).max(LIMITS.levelsPerSide).nullish(),
-    no_dollars: z.array(z.unknown()).max(LIMITS.levelsPerSide).nullish(),
-  })
+  .object({ yes: side, no: side, yes_dollars: side, no_dollars: side })
   .nullable();
 
 export type OrderBookWire = z.output<typeof orderBookSchema>;
-export type OrderBookLevelWire = z.output<typeof orderBookLevelSchema>;
+
+/** A level's price as sent, as decimal text in its unit, and its size as a number or decimal text. */
+export interface WireLevel {
+  price: number | string;
+  size: number | string;
+}
+
+const isDecimalText = (v: unknown): v is string => typeof v === 'string' && v.length <= LIMITS.decimalChars && PLAIN_DECIMAL.test(v);
+
+function readSize(v: unknown): number | string | null {
+  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? v : null;
+  return isDecimalText(v) ? v : null;
+}
+
+function readPair(level: unknown, maxPrice: number, price: (v: unknown) => number | string | null): WireLevel | null {
+  if (!Array.isArray(level) || level.length < 2) return null;
+  const p = price(level[0]);
+  const size = readSize(level[1]);
+  if (p === null || size === null) return null;
+  const n = Number(p);
+  return n >= 0 && n <= maxPrice ? { price: p, size } : null;
+}
+
+/** `[cents, size]` with 0 <= cents <= 100; null when the level cannot be read (normalize drops it). */
+export function readCentLevel(level: unknown): WireLevel | null {
+  return readPair(level, 100, (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null));
+}
+
+/** `["0.9950", size]` with 0 <= dollars <= 1 (a number is accepted too); null when unreadable. */
+export function readDollarLevel(level: unknown): WireLevel | null {
+  return readPair(level, 1, (v) => (typeof v === 'number' && Number.isFinite(v) ? v : isDecimalText(v) ? v : null));
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Spec 2.6. All four keys required: without them paging cannot continue safely. */
+/** All four keys required: without them paging cannot continue safely. */
 export const paginationSchema = z.object({
   start: z.int().min(0),
   end: z.int().min(0),

@@ -2,15 +2,18 @@ import { z } from 'zod';
 import { amount } from './primitives.js';
 
 /**
- * Spec 2.5: micro-USD JSON numbers. Numeric strings (older versions) are accepted here and tagged
- * by normalize. The table marks no field required, so an absent or null field is a null price.
+ * The four prices, micro-USD JSON numbers (numeric strings in early versions). An absent or null
+ * field is a null price. A value that is not a number rejects the market; one that is a number out
+ * of range is normalize's to judge (it quarantines the pricing only).
  */
-export const pricingSchema = z.object({
+export const priceFields = {
   buyYesPriceUsd: amount.nullish(),
   buyNoPriceUsd: amount.nullish(),
   sellYesPriceUsd: amount.nullish(),
   sellNoPriceUsd: amount.nullish(),
-  volume: amount.nullish(),
-});
+};
+
+/** `market.pricing`. */
+export const pricingSchema = z.object({ ...priceFields, volume: amount.nullish() });
 
 export type PricingWire = z.output<typeof pricingSchema>;

@@ -4,55 +4,66 @@ import { LIMITS } from './limits.js';
 
 /** Identifiers: never empty, bounded (they become primary keys). */
 export const idString = z.string().min(1).max(LIMITS.idChars);
-/** An identifier-like string that may be empty (the spec's `winner` is "" while unresolved). */
-export const shortString = z.string().max(LIMITS.idChars);
+/** A short label stored as received: enum-like values (status, category, provider) may be ones we do not know yet. */
+export const label = z.string().max(LIMITS.idChars);
 /** Free text: titles, descriptions, rules. */
 export const text = z.string().max(LIMITS.textChars);
 
-/** Unix seconds, integer, within what JS Date and Postgres timestamptz both represent. */
-export const unixSeconds = z.int().min(0).max(LIMITS.maxUnixSec);
+/** Unix seconds, possibly fractional, within what JS Date and Postgres timestamptz both represent. */
+const secondsNumber = z.number().min(0).max(LIMITS.maxUnixSec);
 
-/** Unix seconds sent as a string (the spec's `beginAt`); stays a string: normalize converts it. */
-export const unixSecondsString = z
+/**
+ * Unix seconds written as a string, possibly fractional ("1784692980.306"), as events send
+ * `beginAt`. It stays a string, so normalize can tell the spelling the record used.
+ */
+const secondsString = z
   .string()
-  .regex(/^\d{1,12}$/, { error: expected('a string of Unix seconds'), abort: true })
+  .regex(/^\d{1,12}(?:\.\d{1,9})?$/, { error: expected('a string of Unix seconds'), abort: true })
   .refine((s) => Number(s) <= LIMITS.maxUnixSec, { error: expected(`Unix seconds <= ${LIMITS.maxUnixSec}`) });
 
-/** ISO 8601 date-time with zone (`resolveAt` drift), converted here since parsing is the validation. */
-export const isoDateTimeAsUnixSeconds = z.iso
+/** A time as a number or a string of Unix seconds; a time that is not a number rejects its record. */
+export const unixTime = z.union([secondsNumber, secondsString], { error: expected('Unix seconds') });
+
+/** ISO 8601 date-time with zone, to Unix seconds with its milliseconds kept ("…:12.365Z" -> ….365). */
+const isoDateTime = z.iso
   .datetime({ offset: true, error: expected('an ISO 8601 date-time with time zone') })
-  .transform((s) => Math.floor(Date.parse(s) / 1000))
-  .pipe(unixSeconds);
+  .transform((s) => Date.parse(s) / 1000)
+  .pipe(secondsNumber);
+
+/** `resolveAt`: Unix seconds (number or string) or an ISO date-time. */
+export const unixTimeOrIso = z.union([secondsNumber, secondsString, isoDateTime], {
+  error: expected('Unix seconds or an ISO 8601 date-time'),
+});
 
 /**
  * Plain decimal notation only: no sign, exponent, NaN, Infinity or blanks. Exponents are refused
  * rather than evaluated, which is what keeps "1e400" out without float arithmetic.
  */
 export const PLAIN_DECIMAL = /^\d+(?:\.\d+)?$/;
-/** Thousands separators, as in the spec's formatted `tvlDollars` ("1,234.56"). */
+/** The same with a sign: a negative price reaches the range checks (and is quarantined there) instead of reading as text. */
+const SIGNED_DECIMAL = /^-?\d+(?:\.\d+)?$/;
+/** Thousands separators, as in the spec-era formatted `tvlDollars` ("1,234.56"). */
 export const GROUPED_DECIMAL = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 
-export const decimalString = z
+const decimalString = z
   .string()
   .max(LIMITS.decimalChars)
-  .regex(PLAIN_DECIMAL, { error: expected('a non-negative decimal number') });
+  .regex(SIGNED_DECIMAL, { error: expected('a decimal number') });
 
-export const formattedDecimalString = z
+const formattedDecimalString = z
   .string()
   .max(LIMITS.decimalChars)
   .refine((s) => PLAIN_DECIMAL.test(s) || GROUPED_DECIMAL.test(s), {
-    error: expected('a non-negative decimal number, optionally with thousands separators'),
+    error: expected('a decimal number, optionally with thousands separators'),
   });
 
 /** JSON numbers: zod 4 already refuses NaN and ±Infinity. */
 export const nonNegativeNumber = z.number().min(0);
 
-/** A non-negative amount as a JSON number or a decimal string (pricing drift). */
-export const amount = z.union([nonNegativeNumber, decimalString], {
-  error: expected('a non-negative number or decimal string'),
-});
+/** An amount as a JSON number or a decimal string (prices were strings in early versions). Ranges are checked by normalize. */
+export const amount = z.union([z.number(), decimalString], { error: expected('a number or decimal string') });
 
-/** A non-negative amount as a JSON number or a possibly formatted decimal string (event tvl/volume). */
+/** An event amount: a JSON number or a possibly formatted decimal string. */
 export const formattedAmount = z.union([nonNegativeNumber, formattedDecimalString], {
   error: expected('a non-negative number or decimal string'),
 });

@@ -15,6 +15,7 @@ const EXPECTED_TABLES = [
   'orderbook_snapshots',
   'pricing_snapshots',
   'rejected_records',
+  'upstream_shapes',
   'upstream_sources',
 ];
 

@@ -1,4 +1,8 @@
-import type { Event, Market, OrderBook } from '../../src/domain/types.js';
+import type { Event, Market, OrderBook, RecordShape } from '../../src/domain/types.js';
+import { recordShape } from '../../src/wire/recordShape.js';
+
+/** The shape fixtures carry: writers record shapes, and these tests are not about them. */
+export const FIXTURE_SHAPE: RecordShape = recordShape({ fixture: true });
 
 /** A valid normalized market; override what the test is about. */
 export function market(marketId: string, overrides: Partial<Market> = {}): Market {
@@ -17,8 +21,10 @@ export function market(marketId: string, overrides: Partial<Market> = {}): Marke
     rulesSecondary: null,
     isTradable: true,
     pricing: { buyYesMicroUsd: '650000', buyNoMicroUsd: '360000', sellYesMicroUsd: '640000', sellNoMicroUsd: '350000', volume: '1234' },
+    pricingRejection: null,
     drift: [],
     raw: { marketId, status: 'open' },
+    shape: FIXTURE_SHAPE,
     ...overrides,
   };
 }
@@ -49,15 +55,16 @@ export function event(eventId: string, markets: Market[] = [], overrides: Partia
     rejectedMarkets: [],
     drift: [],
     raw: { eventId },
+    shape: FIXTURE_SHAPE,
     ...overrides,
   };
 }
 
 export function book(marketId: string, yes: [string, string][], no: [string, string][], isNull = false): OrderBook {
   const levels = (l: [string, string][]) => l.map(([priceCents, size]) => ({ priceCents, size }));
-  return { marketId, isNull, yes: levels(yes), no: levels(no), drift: [] };
+  return { marketId, isNull, yes: levels(yes), no: levels(no), drift: [], shape: FIXTURE_SHAPE };
 }
 
 export const ok = <T>(value: T) => ({ ok: true as const, value });
 export const bad = (entityId: string | null, reason: string, payload: unknown) =>
-  ({ ok: false as const, rejection: { entityId, reason, payload } });
+  ({ ok: false as const, rejection: { entityId, reason, payload, shape: FIXTURE_SHAPE } });

@@ -28,6 +28,7 @@ export async function startTestService(
     schedules: { crawl: EVERY_SECOND, details: EVERY_SECOND, orderbooks: EVERY_SECOND, ...options.schedules },
     providers: KNOWN_PROVIDERS,
     categories: CONCRETE_CATEGORIES,
+    maxRejectedPercent: 5,
     orderBookMaxAgeSec: 3600,
     ops: { host: '127.0.0.1', port: 0 },
   });

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
-import { bad, event, market, ok } from '../helpers/domainFixtures.js';
+import { bad, event, FIXTURE_SHAPE, market, ok } from '../helpers/domainFixtures.js';
 
 const db = await useTestDatabase();
 const t = (min: number) => new Date(Date.UTC(2026, 0, 1, 0, min));
@@ -103,7 +103,7 @@ describe('writeEvents', () => {
 
   it('quarantines invalid records and stores their valid neighbours; a repeated bad record stays one row', async () => {
     const e = event('E1', [market('M1')], {
-      rejectedMarkets: [{ entityId: 'M2', reason: 'status: expected one of open|closed, got "halted"', payload: { marketId: 'M2', status: 'halted' } }],
+      rejectedMarkets: [{ entityId: 'M2', reason: 'status: expected one of open|closed, got "halted"', payload: { marketId: 'M2', status: 'halted' }, shape: FIXTURE_SHAPE }],
     });
     const events = [ok(e), bad('E9', 'closeTime: required', { eventId: 'E9' })];
     const written = await writeEvents(db.sql, { runId: null, endpoint: '/events', events, observedAt: t(0) });

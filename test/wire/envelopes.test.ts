@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ResponseShapeError, parseEventArray, parseEventList, parseMarketList } from '../../src/api/parse.js';
-import { specEvent, specMarket, specPagination, without } from './fixtures.js';
+import { DRIFT } from '../../src/normalize/driftTags.js';
+import { recordShape } from '../../src/wire/recordShape.js';
+import { liveEvent, liveMarket, specEvent, specMarket, specPagination, without } from './fixtures.js';
 
 describe('parseEventList', () => {
   it('keeps the good siblings of a bad event, in order, and returns the pagination', () => {
-    const bad = specEvent({ eventId: 'POLY-BAD', category: 'weather' });
+    const bad = specEvent({ eventId: 'POLY-BAD', beginAt: 'soon' });
     const result = parseEventList({ data: [specEvent(), bad, specEvent({ eventId: 'POLY-3' })], pagination: specPagination() }, { provider: 'kalshi' });
     expect(result.pagination).toEqual({ start: 0, end: 20, total: 57, hasNext: true });
     expect(result.events.map((e) => (e.ok ? e.value.eventId : `rejected ${e.rejection.entityId}`))).toEqual([
@@ -13,9 +15,20 @@ describe('parseEventList', () => {
       'POLY-3',
     ]);
     expect(result.events[0]?.ok && result.events[0].value.provider).toBe('kalshi');
-    expect(result.events[1]?.ok === false && result.events[1].rejection.reason).toBe(
-      'category: expected one of all|crypto|sports|politics|esports|culture|economics|tech, got "weather"',
-    );
+    expect(result.events[1]?.ok === false && result.events[1].rejection).toEqual({
+      entityId: 'POLY-BAD',
+      reason: 'beginAt: expected Unix seconds, got "soon"',
+      payload: bad,
+      shape: recordShape(without(bad, 'markets')),
+    });
+  });
+
+  it('an event in an undocumented category is kept on the page, tagged', () => {
+    const result = parseEventList({ data: [liveEvent({ category: 'climate & science' })], pagination: specPagination() }, { provider: 'polymarket' });
+    expect(result.events[0]?.ok && [result.events[0].value.category, result.events[0].value.drift.includes(DRIFT.categoryUnknown)]).toEqual([
+      'climate & science',
+      true,
+    ]);
   });
 
   it('an empty page is fine', () => {
@@ -49,10 +62,18 @@ describe('parseEventList', () => {
 
 describe('parseEventArray (search, suggested)', () => {
   it('parses { data } without pagination, provider from context', () => {
-    const result = parseEventArray({ data: [specEvent(), { eventId: 'X' }] }, { provider: null });
+    const result = parseEventArray({ data: [specEvent(), { eventId: 'X' }, { eventId: 7 }] }, { provider: null });
     expect(result.events[0]?.ok && result.events[0].value.provider).toBeNull();
-    expect(result.events[1]?.ok).toBe(false);
-    expect(result.events[1]?.ok === false && result.events[1].rejection.entityId).toBe('X');
+    // An event with nothing but its id is stored, its gaps tagged; one without a readable id is not.
+    expect(result.events[1]?.ok && [result.events[1].value.eventId, result.events[1].value.drift.includes(DRIFT.missingSeries)]).toEqual(['X', true]);
+    expect(result.events[2]?.ok === false && result.events[2].rejection).toMatchObject({ entityId: null, reason: 'eventId: expected string, got 7' });
+  });
+
+  it('search: extra events and a pagination beside data are read, markets: [] kept as an empty list', () => {
+    const data = Array.from({ length: 10 }, (_, i) => liveEvent({ eventId: `POLY-${i}`, markets: [] }));
+    const result = parseEventArray({ data, pagination: specPagination({ end: 10, total: 91 }) }, { provider: 'polymarket' });
+    expect(result.events).toHaveLength(10);
+    expect(result.events.every((e) => e.ok && Array.isArray(e.value.markets) && e.value.markets.length === 0)).toBe(true);
   });
 
   it('a wire provider beats the null context', () => {
@@ -68,7 +89,10 @@ describe('parseEventArray (search, suggested)', () => {
 describe('parseMarketList', () => {
   it('keeps siblings, sets eventId from context, returns pagination', () => {
     const result = parseMarketList(
-      { data: [specMarket(), specMarket({ marketId: 'POLY-BAD', closeTime: -1 }), specMarket({ marketId: 'POLY-2' })], pagination: specPagination({ hasNext: false }) },
+      {
+        data: [specMarket(), specMarket({ marketId: 'POLY-BAD', closeTime: -1 }), liveMarket({ marketId: 'POLY-2', status: 'cancelled' })],
+        pagination: specPagination({ hasNext: false }),
+      },
       { eventId: 'POLY-30615' },
     );
     expect(result.markets.map((m) => (m.ok ? `${m.value.marketId}@${m.value.eventId}` : m.rejection.reason))).toEqual([

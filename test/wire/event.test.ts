@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseEvent } from '../../src/api/parse.js';
 import type { Checked, Event, Rejection } from '../../src/domain/types.js';
-import { specEvent, specMarket, without } from './fixtures.js';
+import { DRIFT, missingTag, unreadableTag } from '../../src/normalize/driftTags.js';
+import { recordShape } from '../../src/wire/recordShape.js';
+import { liveEvent, liveMarket, specEvent, specMarket, without } from './fixtures.js';
 
 function ok(checked: Checked<Event>): Event {
   if (!checked.ok) throw new Error(`expected ok, got rejection: ${checked.rejection.reason}`);
@@ -34,6 +36,14 @@ describe('parseEvent: spec-conformant event', () => {
     expect(Array.isArray(payload.markets)).toBe(true);
   });
 
+  it('the shape is that of raw (without markets); each market has its own', () => {
+    const payload = specEvent();
+    const event = ok(parseEvent(payload, { provider: 'polymarket' }));
+    expect(event.shape).toEqual(recordShape(without(payload, 'markets')));
+    expect(event.shape.paths.some((p) => p.startsWith('markets'))).toBe(false);
+    expect(event.markets?.[0]?.shape).toEqual(recordShape((payload.markets as unknown[])[0]));
+  });
+
   it('without markets: markets null', () => {
     expect(ok(parseEvent(without(specEvent(), 'markets'), { provider: null })).markets).toBeNull();
   });
@@ -45,20 +55,75 @@ describe('parseEvent: spec-conformant event', () => {
   });
 });
 
+describe("parseEvent: today's live shape", () => {
+  it('is accepted: series from metadata, fractional beginAt kept, removed fields null and tagged', () => {
+    const event = ok(parseEvent(liveEvent(), { provider: 'polymarket' }));
+    expect(event).toMatchObject({
+      eventId: 'POLY-572993',
+      series: 'sol-price',
+      category: 'crypto',
+      subcategory: '',
+      title: 'SOL $500',
+      rulesPdf: '',
+      winner: null,
+      multipleWinners: null,
+      isTrending: null,
+      isRecommended: null,
+      tvlUsd: null,
+      volumeUsd: '26003599000000',
+      beginAtSec: 1_784_692_980.306,
+    });
+    expect(event.drift).toEqual([
+      DRIFT.seriesFromMetadata,
+      DRIFT.missingWinner,
+      DRIFT.missingTvl,
+      DRIFT.beginAtFractional,
+      missingTag('multipleWinners'),
+      missingTag('isTrending'),
+      missingTag('isRecommended'),
+    ]);
+    expect(event.markets?.map((m) => [m.marketId, m.eventId, m.status])).toEqual([['POLY-2470848', 'POLY-572993', 'open']]);
+    expect(event.rejectedMarkets).toEqual([]);
+  });
+
+  it('category "climate & science" (outside the documented list) is stored as received', () => {
+    const event = ok(parseEvent(liveEvent({ category: 'climate & science' }), { provider: 'polymarket' }));
+    expect(event.category).toBe('climate & science');
+    expect(event.drift).toContain(DRIFT.categoryUnknown);
+  });
+
+  it('provider "bisonfi" is stored as received and tagged', () => {
+    const event = ok(parseEvent(specEvent({ provider: 'bisonfi' }), { provider: 'polymarket' }));
+    expect(event.provider).toBe('bisonfi');
+    expect(event.drift).toEqual([DRIFT.providerUnknown]);
+  });
+});
+
 describe('parseEvent: one bad embedded market', () => {
-  it('is quarantined in rejectedMarkets with its id and a readable reason; the rest is kept', () => {
-    const bad = specMarket({ marketId: 'POLY-BAD', status: 'halted' });
+  it('is quarantined in rejectedMarkets with its id, a readable reason and its shape; the rest is kept', () => {
+    const bad = specMarket({ marketId: 'POLY-BAD', openTime: 'soon' });
     const event = ok(parseEvent(specEvent({ markets: [specMarket(), bad, specMarket({ marketId: 'POLY-3' })] }), { provider: 'polymarket' }));
     expect(event.markets?.map((m) => m.marketId)).toEqual(['POLY-558936', 'POLY-3']);
     expect(event.rejectedMarkets).toEqual([
-      { entityId: 'POLY-BAD', reason: 'markets[1].status: expected one of open|closed, got "halted"', payload: bad },
+      { entityId: 'POLY-BAD', reason: 'markets[1].openTime: expected Unix seconds, got "soon"', payload: bad, shape: recordShape(bad) },
     ]);
+  });
+
+  it('a market with an unknown status is kept, not quarantined', () => {
+    const halted = liveMarket({ marketId: 'POLY-HALTED', status: 'halted' });
+    const event = ok(parseEvent(liveEvent({ markets: [halted, liveMarket()] }), { provider: 'polymarket' }));
+    expect(event.rejectedMarkets).toEqual([]);
+    expect(event.markets?.map((m) => [m.marketId, m.status])).toEqual([
+      ['POLY-HALTED', 'halted'],
+      ['POLY-2470848', 'open'],
+    ]);
+    expect(event.markets?.[0]?.drift).toContain(DRIFT.statusUnknown);
   });
 
   it('a market that is not even an object is quarantined without an id', () => {
     const event = ok(parseEvent(specEvent({ markets: [42, specMarket()] }), { provider: null }));
     expect(event.markets).toHaveLength(1);
-    expect(event.rejectedMarkets).toEqual([{ entityId: null, reason: 'markets[0]: expected an object, got 42', payload: 42 }]);
+    expect(event.rejectedMarkets).toEqual([{ entityId: null, reason: 'markets[0]: expected an object, got 42', payload: 42, shape: recordShape(42) }]);
   });
 
   it('markets that is not an array rejects the event', () => {
@@ -66,45 +131,101 @@ describe('parseEvent: one bad embedded market', () => {
   });
 });
 
-describe('parseEvent: spec violations are rejected with readable reasons', () => {
+describe('parseEvent: what still rejects an event', () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ['missing eventId', without(specEvent(), 'eventId'), 'eventId: required'],
     ['empty eventId', specEvent({ eventId: '' }), 'eventId: must not be empty'],
     ['numeric eventId', specEvent({ eventId: 30615 }), 'eventId: expected string, got 30615'],
-    ['category outside the enum', specEvent({ category: 'weather' }), 'category: expected one of all|crypto|sports|politics|esports|culture|economics|tech, got "weather"'],
-    ['missing closeCondition', without(specEvent(), 'closeCondition'), 'closeCondition: required'],
-    ['missing beginAt (required, nullable)', without(specEvent(), 'beginAt'), 'beginAt: required'],
-    ['beginAt not seconds', specEvent({ beginAt: '2024-01-01' }), 'beginAt: expected Unix seconds as a string, or null, got "2024-01-01"'],
-    ['beginAt fractional', specEvent({ beginAt: 1.5 }), 'beginAt: expected Unix seconds as a string, or null, got 1.5'],
+    ['beginAt not seconds', specEvent({ beginAt: '2024-01-01' }), 'beginAt: expected Unix seconds, got "2024-01-01"'],
+    ['beginAt as a boolean', specEvent({ beginAt: true }), 'beginAt: expected Unix seconds, got true'],
     ['beginAt negative', specEvent({ beginAt: -1 }), 'beginAt: must be >= 0, got -1'],
-    ['beginAt in milliseconds', specEvent({ beginAt: '1700000000000' }), 'beginAt: expected Unix seconds as a string, or null, got "1700000000000"'],
-    ['isActive as string', specEvent({ isActive: 'true' }), 'isActive: expected boolean, got "true"'],
-    ['missing volumeUsd', without(specEvent(), 'volumeUsd'), 'volumeUsd: required'],
-    ['volumeUsd with currency sign', specEvent({ volumeUsd: '$1,234' }), 'volumeUsd: expected a non-negative decimal number, optionally with thousands separators, got "$1,234"'],
-    ['negative tvl', specEvent({ tvlDollars: '-5' }), 'tvlDollars: expected a non-negative decimal number, optionally with thousands separators, got "-5"'],
-    ['badly grouped tvl', specEvent({ tvlDollars: '12,34' }), 'tvlDollars: expected a non-negative decimal number, optionally with thousands separators, got "12,34"'],
-    ['provider not a string', specEvent({ provider: 7 }), 'provider: expected string, got 7'],
-    ['metadata title not a string', specEvent({ metadata: { title: 5 } }), 'metadata.title: expected string, got 5'],
+    ['beginAt in milliseconds', specEvent({ beginAt: '1700000000000' }), 'beginAt: expected Unix seconds, got "1700000000000"'],
+    ['beginAt past year 9999', specEvent({ beginAt: '999999999999' }), 'beginAt: expected Unix seconds <= 253402300799, got "999999999999"'],
+    ['volumeUsd with currency sign', specEvent({ volumeUsd: '$1,234' }), 'volumeUsd: expected a decimal number, optionally with thousands separators, got "$1,234"'],
+    ['volumeUsd as a boolean', specEvent({ volumeUsd: true }), 'volumeUsd: expected a non-negative number or decimal string, got true'],
+    ['negative tvl number', specEvent({ tvlDollars: -5 }), 'tvlDollars: must be >= 0, got -5'],
+    ['badly grouped tvl', specEvent({ tvlDollars: '12,34' }), 'tvlDollars: expected a decimal number, optionally with thousands separators, got "12,34"'],
   ];
   it.each(cases)('%s', (_name, payload, reason) => {
     const rejection = rejected(parseEvent(payload, { provider: 'polymarket' }));
     expect(rejection.reason).toBe(reason);
     expect(rejection.payload).toBe(payload);
+    expect(rejection.shape).toEqual(recordShape(without(payload, 'markets')));
   });
 
   it('the rejection carries the event id when it could be read', () => {
-    expect(rejected(parseEvent(specEvent({ category: 'x' }), { provider: null })).entityId).toBe('POLY-30615');
+    expect(rejected(parseEvent(specEvent({ beginAt: 'soon' }), { provider: null })).entityId).toBe('POLY-30615');
     expect(rejected(parseEvent(without(specEvent(), 'eventId'), { provider: null })).entityId).toBeNull();
   });
 
   it('several problems are listed together', () => {
-    const reason = rejected(parseEvent(without(specEvent({ isLive: 1, category: 'x' }), 'rulesPdf'), { provider: null })).reason;
-    expect(reason).toBe('isLive: expected boolean, got 1; category: expected one of all|crypto|sports|politics|esports|culture|economics|tech, got "x"; rulesPdf: required');
+    const reason = rejected(parseEvent(specEvent({ tvlDollars: true, volumeUsd: 'NaN', beginAt: 'soon' }), { provider: null })).reason;
+    expect(reason).toBe(
+      'tvlDollars: expected a non-negative number or decimal string, got true; ' +
+        'volumeUsd: expected a decimal number, optionally with thousands separators, got "NaN"; ' +
+        'beginAt: expected Unix seconds, got "soon"',
+    );
   });
 
   it.each([null, [], 'event', 3])('a body that is not an object (%j) is a rejection, not a throw', (body) => {
     const rejection = rejected(parseEvent(body, { provider: null }));
     expect(rejection.reason).toMatch(/^expected an object, got /);
     expect(rejection.entityId).toBeNull();
+    expect(rejection.shape).toEqual(recordShape(body));
+  });
+});
+
+describe('parseEvent: deviations that are now accepted and tagged', () => {
+  const cases: [string, Record<string, unknown>, Partial<Event>, string][] = [
+    ['category outside the documented list', specEvent({ category: 'weather' }), { category: 'weather' }, DRIFT.categoryUnknown],
+    ['missing closeCondition', without(specEvent(), 'closeCondition'), { closeCondition: null }, missingTag('closeCondition')],
+    ['missing category', without(specEvent(), 'category'), { category: null }, missingTag('category')],
+    ['missing volumeUsd', without(specEvent(), 'volumeUsd'), { volumeUsd: null }, DRIFT.missingVolume],
+    ['missing series', without(specEvent(), 'series'), { series: null }, DRIFT.missingSeries],
+    ['missing winner', without(specEvent(), 'winner'), { winner: null }, DRIFT.missingWinner],
+    ['missing tvlDollars', without(specEvent(), 'tvlDollars'), { tvlUsd: null }, DRIFT.missingTvl],
+    ['beginAt fractional string', specEvent({ beginAt: '1784692980.306' }), { beginAtSec: 1_784_692_980.306 }, DRIFT.beginAtFractional],
+    ['isActive as string', specEvent({ isActive: 'true' }), { isActive: null }, unreadableTag('isActive')],
+    ['provider not a string (context provider used)', specEvent({ provider: 7 }), { provider: 'polymarket' }, unreadableTag('provider')],
+    ['metadata title not a string', specEvent({ metadata: { title: 5 } }), { title: null }, unreadableTag('metadata.title')],
+    ['metadata not an object', specEvent({ metadata: 'm' }), { title: null, imageUrl: null }, unreadableTag('metadata')],
+  ];
+  it.each(cases)('%s', (_name, payload, fields, tag) => {
+    const event = ok(parseEvent(payload, { provider: 'polymarket' }));
+    expect(event).toMatchObject(fields);
+    expect(event.drift).toEqual([tag]);
+    expect(event.raw).toEqual(without(payload, 'markets'));
+  });
+
+  it('beginAt as a fractional number: kept fractional, both drifts tagged', () => {
+    const event = ok(parseEvent(specEvent({ beginAt: 1.5 }), { provider: null }));
+    expect(event.beginAtSec).toBe(1.5);
+    expect(event.drift).toEqual([DRIFT.beginAtAsNumber, DRIFT.beginAtFractional]);
+  });
+
+  it('missing beginAt reads as null', () => {
+    const event = ok(parseEvent(without(specEvent(), 'beginAt'), { provider: null }));
+    expect(event.beginAtSec).toBeNull();
+  });
+
+  it('several tolerated deviations at once are all tagged', () => {
+    const event = ok(parseEvent(without(specEvent({ isLive: 1, category: 'x' }), 'rulesPdf'), { provider: null }));
+    expect(event).toMatchObject({ isLive: null, category: 'x', rulesPdf: null });
+    expect([...event.drift].sort()).toEqual([DRIFT.categoryUnknown, missingTag('rulesPdf'), unreadableTag('isLive')].sort());
+  });
+
+  it('an event with nothing but its id is accepted, every missing spec field tagged', () => {
+    const event = ok(parseEvent({ eventId: 'X' }, { provider: 'kalshi' }));
+    expect(event).toMatchObject({ eventId: 'X', provider: 'kalshi', series: null, category: null, volumeUsd: null, markets: null });
+    expect([...event.drift].sort()).toEqual(
+      [
+        DRIFT.missingSeries,
+        DRIFT.missingWinner,
+        DRIFT.missingTvl,
+        DRIFT.missingVolume,
+        DRIFT.missingBeginAt,
+        ...['category', 'subcategory', 'closeCondition', 'rulesPdf', 'multipleWinners', 'isActive', 'isLive', 'isTrending', 'isRecommended'].map(missingTag),
+      ].sort(),
+    );
   });
 });

@@ -1,6 +1,8 @@
 /**
- * Wire payloads shaped exactly as the spec describes them, as fresh plain objects (tests mutate
- * copies freely). Values are those of the upstream examples (POLY-… ids, micro-USD prices).
+ * Wire payloads as fresh plain objects (tests mutate copies freely). `spec*` are shaped exactly as
+ * the dated spec describes them; `live*` as the live service sends them today
+ * (/work/shared/upstream/live-facts.md). Values are those of the upstream examples (POLY-… ids,
+ * micro-USD prices).
  */
 
 export function specMarket(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -76,6 +78,89 @@ export function specOrderBook(): Record<string, unknown> {
       [35, 80],
       [30, 1],
     ],
+  };
+}
+
+/**
+ * A market as embedded in an event today: flat (no `metadata`), no `settlementTime`, `resolveAt`
+ * null while open, undocumented extras beside the spec's fields.
+ */
+export function liveMarket(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    provider: 'polymarket',
+    marketId: 'POLY-2470848',
+    status: 'open',
+    result: null,
+    marketResultPubkey: null,
+    title: 'SOL $500 by Q2 2026',
+    openTime: 1_784_304_000,
+    closeTime: 1_784_692_980,
+    isTeamMarket: false,
+    rulesPrimary: 'Resolves YES if SOL reaches $500.',
+    rulesSecondary: '',
+    resolveAt: null,
+    pricing: { buyYesPriceUsd: 650000, buyNoPriceUsd: 380000, sellYesPriceUsd: 620000, sellNoPriceUsd: 350000, volume: 26003599 },
+    imageUrl: null,
+    team: null,
+    outcomes: ['Yes', 'No'],
+    clobTokenIds: ['1111', '2222'],
+    marketOptions: [{ label: 'Yes', buyYes: 650000 }],
+    sportsMarketType: null,
+    sportsLine: null,
+    gameNumber: null,
+    ...overrides,
+  };
+}
+
+/**
+ * An event as the live service sends it today: no top-level `series`, `winner`, `multipleWinners`,
+ * `isTrending`, `isRecommended` or `tvlDollars`; `series` in `metadata`; micro-USD volumes as strings;
+ * `beginAt` a string of possibly fractional seconds.
+ */
+export function liveEvent(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    eventId: 'POLY-572993',
+    isActive: true,
+    isLive: false,
+    category: 'crypto',
+    subcategory: '',
+    tags: ['crypto', 'solana'],
+    metadata: {
+      slug: 'sol-500',
+      title: 'SOL $500',
+      isLive: false,
+      series: 'sol-price',
+      eventId: 'POLY-572993',
+      imageUrl: 'https://example.test/sol.png',
+      subtitle: 'By Q2',
+      closeTime: '2026-07-24T05:14:12.365Z',
+    },
+    volumeUsd: '26003599000000',
+    volume24hr: '1000000',
+    beginAt: '1784692980.306',
+    closeCondition: 'Closes when resolved',
+    rulesPdf: '',
+    markets: [liveMarket()],
+    sportsMarketGroups: [],
+    ...overrides,
+  };
+}
+
+/** An order book today: ascending, unmerged cent levels, with the exact prices in `*_dollars`. */
+export function liveOrderBook(): Record<string, unknown> {
+  return {
+    yes: [
+      [99, 10],
+      [100, 5],
+      [100, 659518.58],
+    ],
+    no: [],
+    yes_dollars: [
+      ['0.9940', 10],
+      ['0.9950', 5],
+      ['0.9990', 659518.58],
+    ],
+    no_dollars: [],
   };
 }
 

@@ -1,53 +1,136 @@
 import { describe, expect, it } from 'vitest';
 import { parseOrderBook } from '../../src/api/parse.js';
-import type { Checked, OrderBook, Rejection } from '../../src/domain/types.js';
-import { specOrderBook } from './fixtures.js';
+import type { Checked, OrderBook, OrderBookLevel, Rejection } from '../../src/domain/types.js';
+import { DRIFT, unreadableTag } from '../../src/normalize/driftTags.js';
+import { recordShape } from '../../src/wire/recordShape.js';
+import { liveOrderBook, specOrderBook } from './fixtures.js';
 
 const ctx = { marketId: 'POLY-558936' };
 
+function ok(checked: Checked<OrderBook>): OrderBook {
+  if (!checked.ok) throw new Error(`expected ok, got rejection: ${checked.rejection.reason}`);
+  return checked.value;
+}
 function rejected(checked: Checked<OrderBook>): Rejection {
   if (checked.ok) throw new Error('expected a rejection');
   return checked.rejection;
 }
+const levels = (...pairs: [string, string][]): OrderBookLevel[] => pairs.map(([priceCents, size]) => ({ priceCents, size }));
 
 describe('parseOrderBook', () => {
   it('accepts the spec book', () => {
-    const checked = parseOrderBook(specOrderBook(), ctx);
-    expect(checked.ok && checked.value.yes[1]).toEqual({ priceCents: '64', size: '250.5' });
-    expect(checked.ok && checked.value.marketId).toBe('POLY-558936');
+    const body = specOrderBook();
+    const book = ok(parseOrderBook(body, ctx));
+    expect(book.yes[1]).toEqual({ priceCents: '64', size: '250.5' });
+    expect(book.marketId).toBe('POLY-558936');
+    expect(book.drift).toEqual([]);
+    expect(book.shape).toEqual(recordShape(body));
   });
 
   it('a null body is ok: isNull, empty sides', () => {
-    expect(parseOrderBook(null, ctx)).toEqual({ ok: true, value: { marketId: 'POLY-558936', isNull: true, yes: [], no: [], drift: [] } });
+    expect(parseOrderBook(null, ctx)).toEqual({
+      ok: true,
+      value: { marketId: 'POLY-558936', isNull: true, yes: [], no: [], drift: [], shape: recordShape(null) },
+    });
+  });
+
+  it("today's book: dollar prices exact, ascending levels reordered best first", () => {
+    const book = ok(parseOrderBook(liveOrderBook(), ctx));
+    expect(book.yes).toEqual(levels(['99.9', '659518.58'], ['99.5', '5'], ['99.4', '10']));
+    expect(book.no).toEqual([]);
+    expect(book.drift).toEqual([DRIFT.orderBookDollars, DRIFT.orderBookAscending]);
   });
 
   it('accepts the dollars + ascending drift', () => {
-    const checked = parseOrderBook({ yes: [[1, 2], [3, 4]], no: [], yes_dollars: [['0.01', 2], ['0.03', 4]], no_dollars: [] }, ctx);
-    expect(checked.ok && checked.value.yes.map((l) => l.priceCents)).toEqual(['3', '1']);
-    expect(checked.ok && checked.value.drift).toEqual(['orderbook_dollars', 'orderbook_ascending']);
+    const book = ok(parseOrderBook({ yes: [[1, 2], [3, 4]], no: [], yes_dollars: [['0.01', 2], ['0.03', 4]], no_dollars: [] }, ctx));
+    expect(book.yes.map((l) => l.priceCents)).toEqual(['3', '1']);
+    expect(book.drift).toEqual([DRIFT.orderBookDollars, DRIFT.orderBookAscending]);
   });
 
-  const cases: [string, unknown, string][] = [
-    ['level of 3 numbers', { yes: [[65, 1, 2]], no: [] }, 'yes[0]: too many items: 3 (max 2)'],
-    ['level of 1 number', { yes: [], no: [[65]] }, 'no[0]: too few items: 1 (min 2)'],
-    ['price above 100 cents', { yes: [[100.5, 1]], no: [] }, 'yes[0][0]: must be <= 100, got 100.5'],
-    ['negative price', { yes: [[-1, 1]], no: [] }, 'yes[0][0]: must be >= 0, got -1'],
-    ['negative size', { yes: [[50, -0.5]], no: [] }, 'yes[0][1]: must be >= 0, got -0.5'],
-    ['price as string', { yes: [['50', 1]], no: [] }, 'yes[0][0]: expected number, got "50"'],
-    ['size null', { yes: [[50, null]], no: [] }, 'yes[0][1]: expected number, got null'],
-    ['level as object', { yes: [{ price: 50, size: 1 }], no: [] }, 'yes[0]: expected an array, got an object'],
-    ['missing no side', { yes: [] }, 'no: required'],
-    ['null side', { yes: null, no: [] }, 'yes: expected an array, got null'],
-    ['unsorted levels', { yes: [[60, 1], [50, 1], [55, 1]], no: [] }, 'yes[2][0]: levels are not sorted by price'],
-    ['repeated price', { yes: [], no: [[40, 1], [40, 2]] }, 'no[1][0]: repeats price 40'],
-    ['dollars not an array', { yes: [], no: [], yes_dollars: 'x' }, 'yes_dollars: expected an array, got "x"'],
+  const dropped: [string, unknown, OrderBookLevel[], OrderBookLevel[]][] = [
+    ['level of 1 number', { yes: [[50, 1]], no: [[65]] }, levels(['50', '1']), []],
+    ['price above 100 cents', { yes: [[100.5, 1], [50, 1]], no: [] }, levels(['50', '1']), []],
+    ['negative price', { yes: [[-1, 1], [50, 1]], no: [] }, levels(['50', '1']), []],
+    ['negative size', { yes: [[50, -0.5], [40, 1]], no: [] }, levels(['40', '1']), []],
+    ['price as string in the cent array', { yes: [['50', 1], [40, 1]], no: [] }, levels(['40', '1']), []],
+    ['size null', { yes: [[50, null], [40, 1]], no: [] }, levels(['40', '1']), []],
+    ['level as object', { yes: [{ price: 50, size: 1 }, [40, 1]], no: [] }, levels(['40', '1']), []],
+    ['level as a bare number', { yes: [], no: [50, [40, 2]] }, [], levels(['40', '2'])],
+    ['dollar price above $1', { yes: [], no: [], yes_dollars: [['1.5000', 1], ['0.5000', 2]] }, levels(['50', '2']), []],
+    ['dollar price not a decimal', { yes: [], no: [], yes_dollars: [['abc', 1], ['0.5000', 2]] }, levels(['50', '2']), []],
   ];
-  it.each(cases)('rejects %s', (_name, body, reason) => {
-    const rejection = rejected(parseOrderBook(body, ctx));
-    expect(rejection).toEqual({ entityId: 'POLY-558936', reason, payload: body });
+  it.each(dropped)('a level that cannot be read (%s) is dropped and tagged; the book is kept', (_name, body, yes, no) => {
+    const book = ok(parseOrderBook(body, ctx));
+    expect(book.yes).toEqual(yes);
+    expect(book.no).toEqual(no);
+    expect(book.drift).toContain(DRIFT.orderBookLevelDropped);
+    expect(book.shape).toEqual(recordShape(body));
+  });
+
+  it('a level of 3 numbers is read (extra items ignored), no drift', () => {
+    const book = ok(parseOrderBook({ yes: [[65, 1, 2]], no: [] }, ctx));
+    expect(book.yes).toEqual(levels(['65', '1']));
+    expect(book.drift).toEqual([]);
+  });
+
+  it('a missing or null side is an empty side', () => {
+    expect(ok(parseOrderBook({ yes: [[50, 1]] }, ctx))).toMatchObject({ isNull: false, yes: levels(['50', '1']), no: [], drift: [] });
+    expect(ok(parseOrderBook({ yes: null, no: [[40, 1]] }, ctx))).toMatchObject({ isNull: false, yes: [], no: levels(['40', '1']), drift: [] });
+    expect(ok(parseOrderBook({}, ctx))).toMatchObject({ isNull: false, yes: [], no: [] });
+  });
+
+  it('unsorted levels are accepted and sorted best first', () => {
+    const book = ok(parseOrderBook({ yes: [[60, 1], [50, 2], [55, 3]], no: [] }, ctx));
+    expect(book.yes).toEqual(levels(['60', '1'], ['55', '3'], ['50', '2']));
+    expect(book.drift).toEqual([DRIFT.orderBookAscending]);
+  });
+
+  it('repeated prices are merged by summing sizes', () => {
+    const book = ok(parseOrderBook({ yes: [], no: [[40, 1], [40, 2.5], [30, 1]] }, ctx));
+    expect(book.no).toEqual(levels(['40', '3.5'], ['30', '1']));
+    expect(book.drift).toEqual([DRIFT.orderBookMergedLevels]);
+  });
+
+  it('the dollar arrays give the exact price ("0.9950" -> 99.5 cents)', () => {
+    const book = ok(parseOrderBook({ yes: [[100, 1], [99, 2]], no: [], yes_dollars: [['0.9950', 1], ['0.9900', 2]] }, ctx));
+    expect(book.yes).toEqual(levels(['99.5', '1'], ['99', '2']));
+    expect(book.drift).toEqual([DRIFT.orderBookDollars]);
+  });
+
+  it('dollar and cent arrays of different lengths: the dollars count, tagged', () => {
+    const book = ok(parseOrderBook({ yes: [[100, 1]], no: [], yes_dollars: [['0.9950', 1], ['0.9900', 2]] }, ctx));
+    expect(book.yes).toEqual(levels(['99.5', '1'], ['99', '2']));
+    expect(book.drift).toEqual([DRIFT.orderBookDollars, DRIFT.orderBookDollarsMismatch]);
+  });
+
+  it('reads a side that is not an array as absent, tagged, and keeps the book', () => {
+    const book = ok(parseOrderBook({ yes: 'x', no: [[40, 2]] }, ctx));
+    expect(book.yes).toEqual([]);
+    expect(book.no).toEqual([{ priceCents: '40', size: '2' }]);
+    expect(book.drift).toContain(unreadableTag('yes'));
+  });
+
+  it('falls back to the cent levels when a dollar side is not an array', () => {
+    const book = ok(parseOrderBook({ yes: [[40, 2]], no: [], yes_dollars: 'x' }, ctx));
+    expect(book.yes).toEqual([{ priceCents: '40', size: '2' }]);
+    expect(book.drift).toContain(unreadableTag('yes_dollars'));
+    expect(book.drift).not.toContain(DRIFT.orderBookDollars);
+  });
+
+  it('rejects a side of more than 10,000 levels', () => {
+    const body = { yes: [], no: new Array(10_001).fill([1, 1]) };
+    expect(rejected(parseOrderBook(body, ctx))).toMatchObject({ entityId: 'POLY-558936', reason: 'no: too many items: 10001 (max 10000)', payload: body });
   });
 
   it.each([[[]], ['book'], [42], [undefined]])('a body that is neither object nor null (%j) is a rejection', (body) => {
     expect(rejected(parseOrderBook(body, ctx)).reason).toMatch(/^(expected an object, got |required)/);
+  });
+
+  it('the shape example keeps at most 3 levels per side', () => {
+    const body = { yes: [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]], no: [], yes_dollars: [['0.0100', 1], ['0.0200', 2], ['0.0300', 3], ['0.0400', 4], ['0.0500', 5]], exampleTest: 1 };
+    const book = ok(parseOrderBook(body, ctx));
+    expect(book.yes).toHaveLength(5);
+    expect(book.shape.example).toEqual({ yes: [[1, 1], [2, 2], [3, 3]], no: [], yes_dollars: [['0.0100', 1], ['0.0200', 2], ['0.0300', 3]], exampleTest: 1 });
+    expect(book.shape.paths).toEqual(['exampleTest:number', 'no:array', 'yes:array', 'yes[]:array', 'yes[][]:number', 'yes_dollars:array', 'yes_dollars[]:array', 'yes_dollars[][]:number', 'yes_dollars[][]:string']);
   });
 });

@@ -45,6 +45,12 @@ export function optionalEnum<T extends string>(endpoint: string, name: string, v
   return value as T;
 }
 
+export function optionalMatch(endpoint: string, name: string, value: unknown, pattern: RegExp, rule: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !pattern.test(value)) throw new ApiRequestInvalidError(endpoint, name, rule, value);
+  return value;
+}
+
 export function optionalBoolean(endpoint: string, name: string, value: unknown): boolean | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'boolean') throw new ApiRequestInvalidError(endpoint, name, 'must be true or false', value);

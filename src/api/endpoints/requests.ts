@@ -2,8 +2,8 @@
  * One builder per read endpoint of the spec (section 4): validates the parameters against the
  * spec's bounds, then returns what to send. Nothing here does I/O.
  */
-import { CATEGORIES, KNOWN_PROVIDERS, type Category, type KnownProvider } from '../../domain/types.js';
-import { optionalBoolean, optionalEnum, optionalInt, optionalString, requireId, requireLength } from './paramRules.js';
+import { CATEGORIES, PROVIDER_NAME, type Category } from '../../domain/types.js';
+import { optionalBoolean, optionalEnum, optionalMatch, optionalInt, optionalString, requireId, requireLength } from './paramRules.js';
 
 /** A request ready to send: `path` is relative to the base URL (which ends in /prediction/v1). */
 export interface ApiRequest {
@@ -22,6 +22,9 @@ export const SEARCH_LIMIT = { min: 1, max: 20 } as const;
 /** Spec 4.4: length of a search query, in characters. */
 export const SEARCH_QUERY_CHARS = { min: 1, max: 200 } as const;
 
+const optionalProvider = (endpoint: string, value: unknown) =>
+  optionalMatch(endpoint, 'provider', value, PROVIDER_NAME, 'must be a provider name such as kalshi or polymarket (lowercase letters, digits, - or _)');
+
 export const ENDPOINTS = {
   listEvents: '/events',
   getEvent: '/events/{eventId}',
@@ -33,7 +36,8 @@ export const ENDPOINTS = {
 } as const;
 
 export interface ListEventsParams {
-  provider?: KnownProvider;
+  /** kalshi or polymarket (documented); any other provider name the service has added. */
+  provider?: string;
   includeMarkets?: boolean;
   /** Zero-based index of the first item (upstream: half-open [start, end)). */
   start?: number;
@@ -50,7 +54,8 @@ export interface GetEventParams {
 }
 
 export interface ProviderParams {
-  provider?: KnownProvider;
+  /** kalshi or polymarket (documented); any other provider name the service has added. */
+  provider?: string;
 }
 
 export interface SearchEventsParams extends ProviderParams {
@@ -66,7 +71,7 @@ export interface ListEventMarketsParams {
 export function listEventsRequest(params: ListEventsParams = {}): ApiRequest {
   const e = ENDPOINTS.listEvents;
   return build(e, '/events', {
-    provider: optionalEnum(e, 'provider', params.provider, KNOWN_PROVIDERS),
+    provider: optionalProvider(e, params.provider),
     includeMarkets: optionalBoolean(e, 'includeMarkets', params.includeMarkets),
     start: optionalInt(e, 'start', params.start, { min: 0 }),
     end: optionalInt(e, 'end', params.end, { min: 0 }),
@@ -87,14 +92,14 @@ export function getEventRequest(eventId: string, params: GetEventParams = {}): A
 export function suggestedEventsRequest(pubkey: string, params: ProviderParams = {}): ApiRequest {
   const e = ENDPOINTS.suggestedEvents;
   const key = requireId(e, 'pubkey', pubkey);
-  return build(e, `/events/suggested/${segment(key)}`, { provider: optionalEnum(e, 'provider', params.provider, KNOWN_PROVIDERS) });
+  return build(e, `/events/suggested/${segment(key)}`, { provider: optionalProvider(e, params.provider) });
 }
 
 export function searchEventsRequest(query: string, params: SearchEventsParams = {}): ApiRequest {
   const e = ENDPOINTS.searchEvents;
   return build(e, '/events/search', {
     query: requireLength(e, 'query', query, SEARCH_QUERY_CHARS.min, SEARCH_QUERY_CHARS.max),
-    provider: optionalEnum(e, 'provider', params.provider, KNOWN_PROVIDERS),
+    provider: optionalProvider(e, params.provider),
     limit: optionalInt(e, 'limit', params.limit, SEARCH_LIMIT),
   });
 }

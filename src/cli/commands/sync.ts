@@ -47,12 +47,18 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
             categories: config.categories,
             maxOrderBooks,
             batchSize,
+            maxRejectedPercent: config.maxRejectedPercent,
+            expectRecords: true,
             signal: stop.signal,
             progress: progress.update,
           });
           progress.done();
           process.stdout.write(`${summaryLine(result)}\n`);
           if (result.status === 'aborted') process.exitCode = ExitCode.interrupted;
+          if (result.degradation !== null) {
+            process.stderr.write(`prediction-ingest: run ${result.runId} is degraded: ${result.degradation}\n`);
+            process.exitCode = ExitCode.degraded;
+          }
         } finally {
           await lock.release();
         }
@@ -66,6 +72,8 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
     });
 }
 
+const withDrift = (t: SyncResult['totals']) => Object.values(t.recordsByEndpoint).reduce((n, c) => n + c.acceptedWithDrift, 0);
+
 function summaryLine(r: SyncResult): string {
   const t = r.totals;
   const statuses: Record<string, number> = {};
@@ -76,7 +84,7 @@ function summaryLine(r: SyncResult): string {
   return [
     `sync ${r.status}: run ${r.runId} in ${(r.durationMs / 1000).toFixed(1)}s`,
     `requests ${t.requests} (${Object.entries(statuses).map(([s, n]) => `${s}:${n}`).join(' ') || 'none'})`,
-    `records seen ${t.recordsSeen}, written ${t.recordsWritten}, rejected ${t.recordsRejected}, gone ${r.notFound}`,
+    `records seen ${t.recordsSeen}, written ${t.recordsWritten}, with drift ${withDrift(t)}, rejected ${t.recordsRejected}, gone ${r.notFound}`,
     `new rows ${rows}`,
   ].join(' | ');
 }

@@ -37,7 +37,7 @@ describe('explore commands', () => {
 
   it('events prints the normalized page as JSON, flags mapped to query parameters', async () => {
     server = await startRecordingServer(() => ({
-      json: { data: [wireEvent('POLY-1'), { ...wireEvent('POLY-2'), category: 'weather' }], pagination: { start: 0, end: 2, total: 2, hasNext: false } },
+      json: { data: [wireEvent('POLY-1'), { ...wireEvent('POLY-2'), beginAt: 'soon' }], pagination: { start: 0, end: 2, total: 2, hasNext: false } },
     }));
     const out = await explore(
       ['events', '--provider', 'kalshi', '--category', 'crypto', '--start', '0', '--end', '20', '--include-markets', '--sort-by', 'beginAt', '--sort-direction', 'asc', '--filter', 'new'],
@@ -82,7 +82,7 @@ describe('explore commands', () => {
     [['search', 'x', '--limit', '25'], 'limit must be an integer from 1 to 20, got 25'],
     [['search', 'x'.repeat(201)], 'query must be 1 to 200 characters long'],
     [['events', '--start', '-1'], 'start must be an integer >= 0, got -1'],
-    [['events', '--provider', 'bisonfi'], 'provider must be one of kalshi, polymarket'],
+    [['events', '--provider', 'Bison Fi'], 'provider must be a provider name such as kalshi or polymarket'],
     [['events', '--sort-by', 'price'], 'sortBy must be one of volume, beginAt'],
     [['markets', 'E-1', '--end', 'ten'], '--end must be a number, got "ten"'],
     [['market', ''], 'marketId must be a non-empty string'],

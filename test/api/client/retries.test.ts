@@ -124,7 +124,7 @@ describe('retries and failures', () => {
   });
 
   it('a single bad record is a rejection, not an error', async () => {
-    server = await startRecordingServer(() => ({ json: wireMarket('M-1', { status: 'halted' }) }));
+    server = await startRecordingServer(() => ({ json: wireMarket('M-1', { closeTime: 'tomorrow' }) }));
     client = testClient(server.baseUrl);
     const market = await client.getMarket('M-1');
     expect(market.ok).toBe(false);

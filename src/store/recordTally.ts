@@ -1,0 +1,61 @@
+import type { DriftTag, Market, RecordShape, Rejection } from '../domain/types.js';
+import type { QuarantinedRecord } from '../sql/quarantineRecords.js';
+import type { ShapeObservation } from '../sql/recordShapes.js';
+import { reasonKind } from '../wire/issues.js';
+import type { EndpointRecordCounts } from '../sql/ingestRuns.js';
+import type { WriteCounts } from './writeCounts.js';
+
+/**
+ * What a batch received, per endpoint label: records accepted as they are, accepted with drift,
+ * and rejected; the shapes they came in; and why records were rejected. This is what makes drift
+ * visible (upstream_shapes, ingest_runs.records_by_endpoint) and what decides a degraded run.
+ */
+export class RecordTally {
+  readonly byEndpoint: Record<string, EndpointRecordCounts> = {};
+  /** Rejections by the kind of reason (reasonKind), for the message of a degraded run. */
+  readonly reasons: Record<string, number> = {};
+  /** The rejected records, for the quarantine. */
+  readonly quarantined: QuarantinedRecord[] = [];
+  readonly #shapes = new Map<string, ShapeObservation>();
+
+  accepted(endpoint: string, record: { drift: readonly DriftTag[]; shape: RecordShape }): void {
+    const counts = this.#counts(endpoint);
+    if (record.drift.length > 0) counts.acceptedWithDrift += 1;
+    else counts.accepted += 1;
+    this.#shape(endpoint, record.shape);
+  }
+
+  /** A market, and its pricing under `<endpoint>.pricing` when that was quarantined. */
+  acceptedMarket(endpoint: string, market: Market): void {
+    this.accepted(endpoint, market);
+    if (market.pricingRejection) this.rejected(`${endpoint}.pricing`, market.pricingRejection);
+  }
+
+  rejected(endpoint: string, rejection: Rejection): void {
+    this.quarantined.push({ ...rejection, endpoint });
+    this.#counts(endpoint).rejected += 1;
+    const kind = reasonKind(rejection.reason);
+    this.reasons[kind] = (this.reasons[kind] ?? 0) + 1;
+    this.#shape(endpoint, rejection.shape);
+  }
+
+  /** The part of a batch's WriteCounts that the tally knows. */
+  counts(): Pick<WriteCounts, 'recordsRejected' | 'recordsByEndpoint' | 'rejectionReasons'> {
+    return { recordsRejected: this.quarantined.length, recordsByEndpoint: this.byEndpoint, rejectionReasons: this.reasons };
+  }
+
+  get shapes(): ShapeObservation[] {
+    return [...this.#shapes.values()];
+  }
+
+  #counts(endpoint: string): EndpointRecordCounts {
+    return (this.byEndpoint[endpoint] ??= { accepted: 0, acceptedWithDrift: 0, rejected: 0 });
+  }
+
+  #shape(endpoint: string, shape: RecordShape): void {
+    const key = `${endpoint}\u0001${shape.fingerprint}`;
+    const known = this.#shapes.get(key);
+    if (known) known.count += 1;
+    else this.#shapes.set(key, { endpoint, fingerprint: shape.fingerprint, paths: shape.paths, example: shape.example, count: 1 });
+  }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { assessIntake, type IntakeTotals } from '../../src/sync/assessIntake.js';
+
+const counts = (accepted: number, acceptedWithDrift: number, rejected: number) => ({ accepted, acceptedWithDrift, rejected });
+const totals = (overrides: Partial<IntakeTotals> = {}): IntakeTotals => ({
+  recordsByEndpoint: { '/events': counts(50, 40, 0), '/events#markets': counts(0, 100, 5) },
+  rejectionReasons: { 'markets[].closeTime: expected Unix seconds': 5 },
+  allRejectedPages: 0,
+  ...overrides,
+});
+const policy = { maxRejectedPercent: 5, expectRecords: true };
+
+describe('assessIntake', () => {
+  it('passes a run at or under the rejected share (5 of 195 is 2.6 %)', () => {
+    expect(assessIntake(totals(), policy)).toBeNull();
+    expect(assessIntake(totals({ recordsByEndpoint: { '/events': counts(95, 0, 5) } }), policy)).toBeNull();
+  });
+
+  it('degrades a run above it, counting drifted records as accepted, and names the three most common reasons', () => {
+    const verdict = assessIntake(
+      totals({
+        recordsByEndpoint: { '/events': counts(0, 90, 4), '/events#markets': counts(0, 0, 7) },
+        rejectionReasons: { a: 2, b: 7, c: 1, d: 1 },
+      }),
+      policy,
+    );
+    expect(verdict).toBe('rejected 11 of 101 records (10.9 %, more than 5 %); most common reasons: b (7), a (2), c (1)');
+  });
+
+  it('degrades a run that rejected a whole listing page, whatever the share', () => {
+    expect(assessIntake(totals({ allRejectedPages: 2 }), policy)).toBe(
+      '2 listing pages were rejected whole; most common reasons: markets[].closeTime: expected Unix seconds (5)',
+    );
+  });
+
+  it('degrades a run that received nothing only when records were expected', () => {
+    const empty = totals({ recordsByEndpoint: {}, rejectionReasons: {} });
+    expect(assessIntake(empty, policy)).toBe('the upstream sent no records');
+    expect(assessIntake(empty, { ...policy, expectRecords: false })).toBeNull();
+  });
+
+  it('follows the configured share: 100 % never degrades on the share alone', () => {
+    const bad = totals({ recordsByEndpoint: { '/events': counts(1, 0, 99) } });
+    expect(assessIntake(bad, { ...policy, maxRejectedPercent: 100 })).toBeNull();
+    expect(assessIntake(bad, { ...policy, maxRejectedPercent: 98.9 })).toMatch(/^rejected 99 of 100 records/);
+  });
+});
