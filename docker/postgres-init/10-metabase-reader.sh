@@ -9,10 +9,17 @@
 #
 # Idempotent, and free of `set -u` and `exit`: the entrypoint sources a script that is not
 # executable, and those would leak into (or end) the entrypoint itself.
+#
+# There is no default password. docker-compose.yml refuses to start without
+# METABASE_READER_PASSWORD; should this run without it all the same, the expansion below stops the
+# initialisation with that message. The volume is then initialised without the login, and a later
+# start would not run this script again, so remove the volume before retrying.
 set -e
 
+: "${METABASE_READER_PASSWORD:?is not set: set it in .env, then remove the half-initialised volume (docker volume rm prediction-ingest_postgres-data) and start again}"
+
 psql -v ON_ERROR_STOP=1 --no-psqlrc --username "$POSTGRES_USER" --dbname "$POSTGRES_DB" \
-  --set reader_password="${METABASE_READER_PASSWORD:-metabase_reader}" <<'SQL'
+  --set reader_password="$METABASE_READER_PASSWORD" <<'SQL'
 SELECT 'CREATE ROLE prediction_reader NOLOGIN'
 WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'prediction_reader')
 \gexec
