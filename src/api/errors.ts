@@ -46,6 +46,19 @@ export class ApiKeyMissingError extends ApiError {
   }
 }
 
+/**
+ * The key cannot travel as the `x-api-key` header (a line break, another control character, a
+ * non-ASCII character). A configuration mistake, refused when the client is built: sent anyway,
+ * undici rejects every request and the retry loop would report it as a network error (issue 11).
+ * The message says what is wrong and where, never the value.
+ */
+export class ApiKeyInvalidError extends ApiError {
+  override name = 'ApiKeyInvalidError';
+  constructor(problem: string) {
+    super(`PREDICTION_API_KEY cannot be sent as an HTTP header: it ${problem} (the value is not shown)`);
+  }
+}
+
 /** A parameter violates a bound of the spec; nothing was sent. */
 export class ApiRequestInvalidError extends ApiError {
   override name = 'ApiRequestInvalidError';

@@ -1,5 +1,6 @@
 import { createPredictionClient, type PredictionClient, type PredictionClientOptions } from '../api/client/index.js';
 import type { Config } from '../config.js';
+import { isLoopback } from '../net/isLoopback.js';
 
 /**
  * The process's one API client, from the configuration. A loopback API URL can only be the
@@ -16,9 +17,4 @@ export function createClientFromConfig(
     rateLimit: { requests: config.rateLimitRpm, windowMs: 60_000 },
     ...extra,
   });
-}
-
-export function isLoopback(url: string): boolean {
-  const host = new URL(url).hostname;
-  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

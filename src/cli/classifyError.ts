@@ -1,4 +1,5 @@
 import {
+  ApiKeyInvalidError,
   ApiKeyMissingError,
   ApiKeyRejectedError,
   ApiNetworkError,
@@ -7,7 +8,9 @@ import {
   ApiServerError,
 } from '../api/errors.js';
 import { ConfigError } from '../config.js';
+import type { Redact } from '../errors/createSecretRedactor.js';
 import { errorChainMessage } from '../errors/errorChainMessage.js';
+import { sanitizeText } from '../errors/sanitizeText.js';
 import { UpstreamMismatchError } from '../sql/recordUpstream.js';
 import { CliError } from './cliError.js';
 import { ExitCode } from './exitCodes.js';
@@ -17,14 +20,30 @@ export interface Classified {
   message: string;
 }
 
-const DB_CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'CONNECT_TIMEOUT', 'ECONNRESET', '28P01', '3D000', '57P03']);
+export interface ClassifyOptions {
+  /** Removes known secrets from the message (createSecretRedactor over configSecrets(config)). */
+  redact?: Redact | undefined;
+}
 
-/** Maps any error to the one-line message and exit code the CLI reports. */
-export function classifyError(error: unknown): Classified {
+/** Bound of the one-line message printed on exit. */
+export const MAX_EXIT_MESSAGE_CHARS = 2000;
+
+/**
+ * Maps any error to the one-line message and exit code the CLI reports. Every message goes
+ * through sanitizeText: it may quote upstream text, whose terminal escapes could rewrite the
+ * terminal title or print a fake "sync succeeded" line (issue 11), and through `redact`.
+ */
+export function classifyError(error: unknown, options: ClassifyOptions = {}): Classified {
+  const { exitCode, message } = classify(error);
+  return { exitCode, message: sanitizeText(message, MAX_EXIT_MESSAGE_CHARS, options.redact) };
+}
+
+function classify(error: unknown): Classified {
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   if (error instanceof ConfigError) return { exitCode: ExitCode.usage, message: error.message };
   if (error instanceof UpstreamMismatchError) return { exitCode: ExitCode.usage, message: error.message };
   if (error instanceof ApiRequestInvalidError) return { exitCode: ExitCode.usage, message: error.message };
+  if (error instanceof ApiKeyInvalidError) return { exitCode: ExitCode.usage, message: error.message };
   if (error instanceof ApiKeyMissingError) return { exitCode: ExitCode.apiKeyRejected, message: error.message };
   if (error instanceof ApiKeyRejectedError) {
     return { exitCode: ExitCode.apiKeyRejected, message: `The API rejected the key (HTTP ${error.status}): check PREDICTION_API_KEY` };
@@ -32,21 +51,115 @@ export function classifyError(error: unknown): Classified {
   if (error instanceof ApiServerError || error instanceof ApiNetworkError || error instanceof ApiRateLimitedError) {
     return { exitCode: ExitCode.upstreamUnavailable, message: `The API stayed unavailable after retries: ${errorChainMessage(error)}` };
   }
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    const tagged = e as Error & { code?: unknown; exitCode?: unknown };
+  for (const e of chain(error)) {
+    const tagged = e as Error & { exitCode?: unknown };
     if (typeof tagged.exitCode === 'number') return { exitCode: tagged.exitCode as ExitCode, message: errorChainMessage(error) };
-    if (typeof tagged.code === 'string' && DB_CONNECT_CODES.has(tagged.code) && isDatabaseError(error)) {
-      return { exitCode: ExitCode.databaseUnreachable, message: `Database unreachable: ${errorChainMessage(error)}` };
-    }
+  }
+  const database = databaseFailure(error);
+  if (database !== undefined) {
+    const prefix = database.kind === 'unreachable' ? 'Database unreachable' : 'Database stopped answering';
+    const sqlState = database.sqlState === undefined ? '' : ` (SQLSTATE ${database.sqlState})`;
+    return { exitCode: ExitCode.databaseUnreachable, message: `${prefix}: ${errorChainMessage(error)}${sqlState}` };
   }
   return { exitCode: ExitCode.failure, message: errorChainMessage(error) };
 }
 
+/**
+ * Exit 4 means the database could not be reached or stopped answering, whatever the moment:
+ * while connecting, or in the middle of a write. Codes are those postgres.js raises
+ * (node_modules/postgres/src/errors.js and connection.js), Node's socket errors, and the SQLSTATEs
+ * of the server. An error that is the database's answer to a bad query (a constraint, a syntax
+ * error) is a bug, not an outage: it stays exit 1.
+ */
+type DatabaseFailureKind = 'unreachable' | 'stopped';
+
+/** postgres.js's own connection errors (Errors.connection, Errors.generic). */
+const CLIENT_CODES: Readonly<Record<string, DatabaseFailureKind>> = {
+  CONNECT_TIMEOUT: 'unreachable',
+  SASL_SIGNATURE_MISMATCH: 'unreachable',
+  // The socket closed while queries were pending or sent (the server or a proxy went away).
+  CONNECTION_CLOSED: 'stopped',
+  // The pool was ended (sql.end) while queries were pending or sent.
+  CONNECTION_ENDED: 'stopped',
+  CONNECTION_DESTROYED: 'stopped',
+};
+
+/** Node's socket and DNS errors, which postgres.js passes on as they are. */
+const SOCKET_CODES: Readonly<Record<string, DatabaseFailureKind>> = {
+  ECONNREFUSED: 'unreachable',
+  ENOTFOUND: 'unreachable',
+  EAI_AGAIN: 'unreachable',
+  EAI_FAIL: 'unreachable',
+  EHOSTUNREACH: 'unreachable',
+  ENETUNREACH: 'unreachable',
+  EHOSTDOWN: 'unreachable',
+  ENETDOWN: 'unreachable',
+  // A Unix socket path that does not exist (host=/var/run/postgresql).
+  ENOENT: 'unreachable',
+  ECONNRESET: 'stopped',
+  ECONNABORTED: 'stopped',
+  EPIPE: 'stopped',
+  // A keep-alive or TCP retransmission timeout: the connection hung.
+  ETIMEDOUT: 'stopped',
+};
+
+/** SQLSTATEs (https://www.postgresql.org/docs/current/errcodes-appendix.html), exact or by prefix. */
+function sqlStateKind(code: string): DatabaseFailureKind | undefined {
+  switch (code) {
+    case '57P03': // cannot_connect_now: starting up, shutting down, in recovery
+    case '3D000': // invalid_catalog_name: the database does not exist
+    case '53300': // too_many_connections
+      return 'unreachable';
+    case '57014': // query_canceled: statement_timeout (or a cancel request)
+    case '55P03': // lock_not_available: lock_timeout
+    case '25P03': // idle_in_transaction_session_timeout
+      return 'stopped';
+  }
+  if (code.startsWith('28')) return 'unreachable'; // invalid authorization: wrong password, no pg_hba entry
+  if (code.startsWith('08')) return 'stopped'; // connection exception
+  if (code.startsWith('57P')) return 'stopped'; // admin_shutdown, crash_shutdown, database_dropped, idle_session_timeout
+  if (code.startsWith('53')) return 'stopped'; // insufficient resources: disk full, out of memory
+  if (code.startsWith('58')) return 'stopped'; // system error: I/O error on the server
+  return undefined;
+}
+
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_(GET|VERIFY)_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$)/;
+
+function databaseFailure(error: unknown): { kind: DatabaseFailureKind; sqlState: string | undefined } | undefined {
+  if (!isDatabaseError(error)) return undefined;
+  for (const e of chain(error)) {
+    const { code, severity, syscall } = e as Error & { code?: unknown; severity?: unknown; syscall?: unknown };
+    if (typeof code !== 'string') continue;
+    if (typeof severity === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
+      const kind = sqlStateKind(code);
+      if (kind !== undefined) return { kind, sqlState: code };
+      continue;
+    }
+    const kind = CLIENT_CODES[code] ?? SOCKET_CODES[code] ?? (TLS_CODE.test(code) ? 'unreachable' : undefined);
+    // A reset or a timeout while connecting means the server was never reached.
+    if (kind !== undefined) return { kind: syscall === 'connect' ? 'unreachable' : kind, sqlState: undefined };
+  }
+  return undefined;
+}
+
+/**
+ * Whether the failure came from the database rather than the API or the file system: postgres.js
+ * server errors carry a `severity`, its connection errors an `address`, and every error it rejects
+ * a query with gets a `query` property (connection.js, queryError), even a bare `read ECONNRESET`.
+ */
 function isDatabaseError(error: unknown): boolean {
-  // postgres.js connection errors carry `address`/`port`; server errors carry a SQLSTATE `code`.
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    const fields = e as Error & { address?: unknown; severity?: unknown; query?: unknown };
-    if (fields.address !== undefined || fields.severity !== undefined || /database|postgres/i.test(e.message)) return true;
+  for (const e of chain(error)) {
+    const fields = e as Error & { address?: unknown; severity?: unknown };
+    if (fields.address !== undefined || fields.severity !== undefined || 'query' in e || /database|postgres/i.test(e.message)) return true;
   }
   return false;
+}
+
+/** The error and its causes, at most 16 deep (a cycle, `e.cause = e`, must end). */
+function* chain(error: unknown): Generator<Error> {
+  const seen = new Set<unknown>();
+  for (let e: unknown = error; e instanceof Error && !seen.has(e) && seen.size < 16; e = e.cause) {
+    seen.add(e);
+    yield e;
+  }
 }

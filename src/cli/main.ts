@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { getConfig } from '../config.js';
+import { createSecretRedactor, type Redact } from '../errors/createSecretRedactor.js';
+import { sanitizeText } from '../errors/sanitizeText.js';
+import { configSecrets } from '../ops/configSecrets.js';
 import { classifyError } from './classifyError.js';
 import { ExitCode } from './exitCodes.js';
 import { limitHeapGrowth } from './limitHeapGrowth.js';
@@ -33,10 +36,24 @@ try {
     // Help and version requests are not errors; anything else commander rejects is a usage error.
     process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   } else {
-    const { exitCode, message } = classifyError(error);
+    const redact = secretRedactor();
+    const { exitCode, message } = classifyError(error, { redact });
     process.stderr.write(`prediction-ingest: ${message}\n`);
-    if (getLogLevelSafe() === 'debug' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    if (getLogLevelSafe() === 'debug' && error instanceof Error) {
+      // A stack repeats the message, so it gets the same treatment, line by line.
+      const lines = (error.stack ?? '').split('\n').map((line) => sanitizeText(line, 2000, redact));
+      process.stderr.write(`${lines.join('\n')}\n`);
+    }
     process.exitCode = exitCode;
+  }
+}
+
+/** Hides the key and the database passwords in what is printed; none is known when the configuration is what failed. */
+function secretRedactor(): Redact | undefined {
+  try {
+    return createSecretRedactor(configSecrets(getConfig()));
+  } catch {
+    return undefined;
   }
 }
 

@@ -53,7 +53,8 @@ export const REDACTED_PATHS: readonly string[] = [
  * stores alike. Errors under `err` or `error` keep their type, message, stack and causes.
  */
 export function createLogger(options: CreateLoggerOptions): Logger {
-  const scrub = createSecretScrubber(options.secrets ?? []);
+  const scrubSecrets = createSecretScrubber(options.secrets ?? []);
+  const scrub = (line: string) => escapeTerminalControls(scrubSecrets(line));
   return pino(
     {
       level: options.level,
@@ -63,9 +64,24 @@ export function createLogger(options: CreateLoggerOptions): Logger {
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
       // The last step before a line is written: whatever the message, the serializers or a
-      // child's bindings put in it, a known secret never leaves the process.
+      // child's bindings put in it, a known secret never leaves the process, and a line read in a
+      // terminal (`tail -f`) cannot drive it.
       hooks: { streamWrite: scrub },
     },
     options.destination ?? pino.destination({ dest: 1, sync: true }),
   );
 }
+
+/**
+ * JSON escapes C0 controls (ESC included) but not C1 controls (0x9B is CSI, 0x9D OSC: a terminal
+ * may act on them) nor the bidirectional overrides (which reorder what is displayed), so upstream
+ * text logged as received could still drive the terminal of whoever reads the log. Such a
+ * character can only occur inside a JSON string, where its `\uXXXX` escape is the same value.
+ */
+function escapeTerminalControls(line: string): string {
+  if (!TERMINAL_CONTROL.test(line)) return line;
+  return line.replace(TERMINAL_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const TERMINAL_CONTROL = /[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const TERMINAL_CONTROLS = new RegExp(TERMINAL_CONTROL.source, 'g');

@@ -1,3 +1,5 @@
+import { MAX_ERROR_CHAIN_CHARS } from '../errors/errorChainMessage.js';
+import { sanitizeText } from '../errors/sanitizeText.js';
 import type { Queryable } from './queryable.js';
 
 /**
@@ -42,7 +44,8 @@ export async function finishRun(
 ): Promise<void> {
   await sql`
     update prediction.ingest_runs set
-      status = ${status}, finished_at = ${finishedAt}::timestamptz, error = ${error},
+      status = ${status}, finished_at = ${finishedAt}::timestamptz,
+      error = ${error === null ? null : sanitizeText(error, MAX_ERROR_CHAIN_CHARS)},
       requests = ${totals.requests}, requests_by_status = ${sql.json(totals.requestsByStatus)},
       records_seen = ${totals.recordsSeen}, records_written = ${totals.recordsWritten},
       records_rejected = ${totals.recordsRejected}, rows_by_table = ${sql.json(totals.rowsByTable)},

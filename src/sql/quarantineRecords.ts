@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Rejection } from '../domain/types.js';
+import { sanitizeText } from '../errors/sanitizeText.js';
 import { jsonText, type Queryable } from './queryable.js';
+
+/** Longest reason stored: a reason names up to five issues, each quoting at most 40 characters of a value. */
+const MAX_REASON_CHARS = 1000;
 
 /** Largest payload kept whole; a bigger one (say a million-level book) keeps its head only. */
 export const MAX_PAYLOAD_CHARS = 256 * 1024;
@@ -26,7 +30,8 @@ export async function quarantineRecords(
   const unique = new Map(records.map((r) => {
     const payload = storablePayload(r.payload);
     const hash = createHash('sha256').update(payload).digest('base64url');
-    return [`${r.endpoint}\u0001${r.entityId ?? ''}\u0001${hash}`, { ...r, payload, hash }];
+    // The reason quotes upstream text: bounded and stripped of controls, so it can be stored and shown safely.
+    return [`${r.endpoint}\u0001${r.entityId ?? ''}\u0001${hash}`, { ...r, reason: sanitizeText(r.reason, MAX_REASON_CHARS), payload, hash }];
   }));
   const rows = [...unique.values()];
   const result = await sql`

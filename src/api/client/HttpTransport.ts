@@ -1,6 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, errors, type Dispatcher } from 'undici';
+import { createSecretRedactor, MIN_SECRET_FRAGMENT, type Redact } from '../../errors/createSecretRedactor.js';
+import { redactJsonText } from '../../errors/redactJsonText.js';
 import {
+  ApiKeyInvalidError,
   ApiNetworkError,
   ApiResponseTooLargeError,
   ApiTimeoutError,
@@ -10,7 +13,7 @@ import {
 export interface HttpTransportOptions {
   /** `https://host:port` of the API. */
   readonly origin: string;
-  /** Sent as the `x-api-key` header and nowhere else. */
+  /** Sent as the `x-api-key` header and nowhere else; refused (ApiKeyInvalidError) if it cannot be. */
   readonly apiKey: string | undefined;
   readonly connectTimeoutMs: number;
   readonly headersTimeoutMs: number;
@@ -31,13 +34,28 @@ export interface HttpResponse {
  * One GET over the shared undici Agent, read to the end: one overall deadline over connect,
  * headers and body (undici's bodyTimeout restarts on every chunk, so a slow trickle would never
  * trip it), a cap on the body size, and failures mapped to typed errors carrying the request.
+ *
+ * The key is taken out of every body before anyone reads it: an upstream (or a gateway in front
+ * of it) that reflects `x-api-key` in an answer put the key in an exit message and in
+ * `ingest_runs.error` (issue 11). Here, at the one place every body passes, it can reach no error,
+ * rejection reason, stored payload or log line downstream.
  */
 export class HttpTransport {
   readonly #agent: Agent;
   readonly #dispatcher: Dispatcher;
   readonly #headers: Record<string, string>;
+  readonly #redact: Redact;
 
   constructor(private readonly options: HttpTransportOptions) {
+    if (options.apiKey !== undefined) {
+      const problem = headerValueProblem(options.apiKey);
+      if (problem !== undefined) throw new ApiKeyInvalidError(problem);
+    }
+    // A key shorter than a fragment would match ordinary text and corrupt the data itself; no real
+    // key is that short (the simulator's test keys are not), and the log and exit-message scrubbers
+    // still match it whole.
+    const key = options.apiKey;
+    this.#redact = createSecretRedactor([key !== undefined && key.length >= MIN_SECRET_FRAGMENT ? key : undefined]);
     this.#agent = new Agent({
       connect: { timeout: options.connectTimeoutMs },
       headersTimeout: options.headersTimeoutMs,
@@ -82,7 +100,7 @@ export class HttpTransport {
         response.body.destroy();
         throw this.#tooLarge(request, `declared ${declaredBytes} bytes`);
       }
-      const text = await response.body.text();
+      const text = redactJsonText(await response.body.text(), this.#redact);
       return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (stop.aborted) throw stop.reason;
@@ -121,6 +139,23 @@ export class HttpTransport {
       cause,
     });
   }
+}
+
+/**
+ * Why `value` cannot be sent as an HTTP header value as it is, or undefined when it can: printable
+ * ASCII only (what RFC 9110 allows, less obs-text, whose bytes servers read differently), and no
+ * space at either end (it would be stripped in transit). Says where, never what.
+ */
+export function headerValueProblem(value: string): string | undefined {
+  const bad = /[^\x20-\x7e]/.exec(value);
+  if (bad) {
+    const code = bad[0].charCodeAt(0);
+    const what = code === 0x0a || code === 0x0d ? 'a line break' : code < 0x20 || code === 0x7f ? 'a control character' : 'a non-ASCII character';
+    return `contains ${what} at character ${bad.index + 1}`;
+  }
+  if (value !== value.trim()) return 'starts or ends with a space';
+  if (value === '') return 'is empty';
+  return undefined;
 }
 
 function networkReason(error: unknown): string {

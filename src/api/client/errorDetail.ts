@@ -1,14 +1,19 @@
+import { createSecretRedactor } from '../../errors/createSecretRedactor.js';
+import { sanitizeText } from '../../errors/sanitizeText.js';
+
 const MAX_DETAIL_CHARS = 200;
 
 /**
  * The server's own words from an error body, for an error message: `message` (with `code` or
  * `type`) from either of the two error shapes upstream sends, else the start of the text.
- * One line, at most 200 characters, and the API key blanked out in case a server echoes it.
+ * One line, at most 200 characters, cleaned by sanitizeText (no terminal escape or control
+ * character), and the API key, or any 8-character piece of it, blanked out in case a server echoes it.
  */
 export function errorDetail(body: string, apiKey: string | undefined): string | undefined {
-  let detail = body;
+  // Only the start can be shown: parsing or cleaning megabytes of an error page would be wasted.
+  let detail = body.length > 64 * 1024 ? body.slice(0, 4 * MAX_DETAIL_CHARS) : body;
   try {
-    const parsed: unknown = JSON.parse(body);
+    const parsed: unknown = JSON.parse(detail);
     if (parsed !== null && typeof parsed === 'object') {
       const { message, code, type } = parsed as Record<string, unknown>;
       const label = [code, type].find((v) => typeof v === 'string' || typeof v === 'number');
@@ -17,8 +22,6 @@ export function errorDetail(body: string, apiKey: string | undefined): string | 
   } catch {
     // Not JSON (an HTML error page, say): keep the text.
   }
-  if (apiKey) detail = detail.split(apiKey).join('[redacted]');
-  detail = detail.replace(/\s+/g, ' ').trim();
-  if (detail === '') return undefined;
-  return detail.length > MAX_DETAIL_CHARS ? `${detail.slice(0, MAX_DETAIL_CHARS)}…` : detail;
+  const cleaned = sanitizeText(detail, MAX_DETAIL_CHARS, createSecretRedactor([apiKey])).replace(/\s+/g, ' ').trim();
+  return cleaned === '' ? undefined : cleaned;
 }

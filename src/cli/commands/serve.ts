@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { isLoopback } from '../../app/createClientFromConfig.js';
+import { isLoopback } from '../../net/isLoopback.js';
 import type { Config } from '../../config.js';
 import { CliError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
