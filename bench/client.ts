@@ -13,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { createPredictionClient } from '../src/api/client/index.js';
 import { parseEventList } from '../src/api/parse.js';
-import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../src/domain/types.js';
+import { ALL_CATEGORIES, KNOWN_PROVIDERS } from '../src/domain/types.js';
 import { World, type SimCategory, type SimProvider } from '../src/simulator/index.js';
+import { crawlPlan } from '../src/sync/crawlPlan.js';
 import { fmtMs, median, printTable, section } from './support/report.js';
 
 const REQUESTS = 2_000;
@@ -29,7 +30,7 @@ const CLOCK_TICKS_PER_SEC = 100;
 
 async function startSimulatorProcess(): Promise<{ child: ChildProcess; url: string }> {
   const args = ['--import', 'tsx', 'src/cli/main.ts', 'simulate', '--port', '0', '--markets', '2000', '--api-key', API_KEY,
-    '--rpm', '10000000', '--step-every-ms', '3600000', '--shape', 'spec'];
+    '--rpm', '10000000', '--step-every-ms', '3600000'];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: {}, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -98,7 +99,7 @@ async function benchRequests(): Promise<void> {
       ['path', 'wall ms/req', 'client CPU ms/req', 'CPU share of budget', 'simulator CPU ms/req', 'what'],
       [
         row('raw undici request + body.json()', raw, 'transport baseline: no queue, no validation'),
-        row('createPredictionClient.getMarket', full, 'rate-limit queue, retries, size cap, zod + normalize'),
+        row('createPredictionClient.getMarket', full, 'rate-limit queue, retries, size cap, scan + zod + normalize + shape fingerprint'),
         ['client overhead (difference)', (full.wallMs - raw.wallMs).toFixed(3), (full.cpuMs - raw.cpuMs).toFixed(3),
           share(full.cpuMs - raw.cpuMs), '', 'what the client adds over a bare request'],
       ]);
@@ -109,25 +110,25 @@ async function benchRequests(): Promise<void> {
   }
 }
 
+/** Every page the default crawl plan reads (one unfiltered listing per provider), as the simulator sends it. */
 function listingPages(world: World): { json: string; markets: number; provider: string }[] {
   const pages: { json: string; markets: number; provider: string }[] = [];
-  for (const provider of KNOWN_PROVIDERS) {
-    for (const category of CONCRETE_CATEGORIES) {
-      const listed = world.listEvents({ provider: provider as SimProvider, category: category as SimCategory, sortBy: 'beginAt' });
-      for (let start = 0; start < listed.length; start += 20) {
-        const events = listed.slice(start, start + 20);
-        const end = start + events.length;
-        const data = events.map((e) => world.eventJson(e.eventId, { includeMarkets: true }));
-        pages.push({ json: JSON.stringify({ data, pagination: { start, end, total: listed.length, hasNext: end < listed.length } }),
-          markets: events.reduce((n, e) => n + e.marketIds.length, 0), provider });
-      }
+  for (const { provider, category } of crawlPlan(KNOWN_PROVIDERS, [ALL_CATEGORIES])) {
+    const listed = world.listEvents({ provider: provider as SimProvider, category: category as SimCategory | 'all', sortBy: 'beginAt' });
+    for (let start = 0; start < listed.length; start += 20) {
+      const events = listed.slice(start, start + 20);
+      const end = start + events.length;
+      const data = events.map((e) => world.eventBody(e.eventId, { includeMarkets: true }));
+      pages.push({ json: JSON.stringify({ data, pagination: { start, end, total: listed.length, hasNext: end < listed.length } }),
+        markets: events.reduce((n, e) => n + e.marketIds.length, 0), provider });
     }
   }
   return pages;
 }
 
 function benchParse(): void {
-  const pages = listingPages(new World({ seed: 1, markets: PARSE_WORLD_MARKETS }));
+  // The live shape, as the simulator process above and the upstream send it (a bare World defaults to 'spec').
+  const pages = listingPages(new World({ seed: 1, markets: PARSE_WORLD_MARKETS, shape: 'live' }));
   const markets = pages.reduce((n, p) => n + p.markets, 0);
   const bytes = pages.reduce((n, p) => n + p.json.length, 0);
   const jsonMs: number[] = [];
@@ -149,7 +150,7 @@ function benchParse(): void {
     ['step', 'ms per 1,000 markets', 'ms per page (~' + (markets / pages.length).toFixed(0) + ' markets)', 'page share of budget'],
     [
       ['JSON.parse', fmtMs(per1k(median(jsonMs))), perPage(median(jsonMs)).toFixed(3), share(perPage(median(jsonMs)))],
-      ['parseEventList (zod + normalize)', fmtMs(per1k(median(parseMs))), perPage(median(parseMs)).toFixed(3), share(perPage(median(parseMs)))],
+      ['parseEventList (scan + zod + normalize + shape fingerprint)', fmtMs(per1k(median(parseMs))), perPage(median(parseMs)).toFixed(3), share(perPage(median(parseMs)))],
     ]);
 }
 

@@ -7,7 +7,7 @@
  */
 import type postgres from 'postgres';
 import { createPredictionClient } from '../src/api/client/index.js';
-import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../src/domain/types.js';
+import { parseConfig } from '../src/config.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { runSyncCycle, type SyncResult } from '../src/sync/runSyncCycle.js';
 import { measureStep, type StepMeasure } from './support/meter.js';
@@ -41,9 +41,12 @@ async function rowsMovedBy(sql: postgres.Sql, runId: number) {
 
 export async function benchUnchangedCycle(serverUrl: string): Promise<void> {
   section(`3. Unchanged cycle (${fmtInt(MARKETS)}-market simulator, no world step between two runSyncCycle runs)`);
-  const sim = await startSimulator({ shape: 'spec', seed: 3, markets: MARKETS, apiKey: API_KEY, rateLimit: { requests: 10_000_000, windowMs: 60_000 } });
+  // The simulator's default shape: what the live service sends today.
+  const sim = await startSimulator({ seed: 3, markets: MARKETS, apiKey: API_KEY, rateLimit: { requests: 10_000_000, windowMs: 60_000 } });
   const client = createPredictionClient({ baseUrl: sim.url, apiKey: API_KEY, rateLimit: { requests: 10_000_000 } });
-  const options = { providers: KNOWN_PROVIDERS, categories: CONCRETE_CATEGORIES, maxOrderBooks: null };
+  // The CLI's defaults: every known provider, categories `all` (one unfiltered listing per provider).
+  const defaults = parseConfig({});
+  const options = { providers: defaults.providers, categories: defaults.categories, maxOrderBooks: null };
   const dbs: ScratchDb[] = [];
   try {
     const db = await createScratch(serverUrl, `bench_sync_unchanged_${process.pid}`);
@@ -75,12 +78,12 @@ export async function benchUnchangedCycle(serverUrl: string): Promise<void> {
     const sum = (m: StepMeasure<unknown>, f: 'updated' | 'hotUpdated') => Object.values(m.tables).reduce((n, t) => n + t[f], 0);
     const noFpi = (m: StepMeasure<unknown>) => m.wal.bytes - m.wal.fpiBytes;
     // The ratios only mean something for an unchanged cycle.
-    const row = (name: string, m: StepMeasure<unknown>, requests: string, note: string, ratios = true) => [name, requests, fmtMs(m.ms),
+    const row = (name: string, m: StepMeasure<unknown>, requests: string, note: string, ratios = true) => [name, requests, fmtMs(m.ms), fmtMs(m.clientCpuMs),
       fmtInt(newRows(m)), fmtInt(sum(m, 'updated')), fmtInt(sum(m, 'hotUpdated')), fmtMB(noFpi(m)), fmtMB(m.wal.bytes),
       ratios ? fmtRatio(noFpi(m) / noFpi(minimal)) : '', ratios ? fmtRatio(m.wal.bytes / minimal.wal.bytes) : '', note];
     const rows2 = second.result.totals.rowsByTable;
     printTable('unchanged cycle: new rows (target 0) and WAL against the moves alone (target ≤ 1.20×)',
-      ['step', 'requests', 'ms', 'new rows', 'updates', 'HOT', 'WAL MB w/o FPI', 'WAL MB', 'vs min w/o FPI', 'vs min', 'what'],
+      ['step', 'requests', 'ms', 'CPU ms (sync + simulator)', 'new rows', 'updates', 'HOT', 'WAL MB w/o FPI', 'WAL MB', 'vs min w/o FPI', 'vs min', 'what'],
       [
         row('cycle 1 (first load)', first, fmtInt(first.result.totals.requests), 'runSyncCycle into an empty database', false),
         row('cycle 2 (unchanged)', second, fmtInt(second.result.totals.requests),
@@ -90,14 +93,20 @@ export async function benchUnchangedCycle(serverUrl: string): Promise<void> {
       ]);
     const rel = (m: StepMeasure<unknown>) => m.wal.byRelation.slice(0, 8).map((r) => `${r.relation} ${fmtMB(r.bytes - r.fpiBytes)}`).join('; ');
     console.log(`\nWAL w/o FPI by relation (MB):\n  cycle 2: ${rel(second)}\n  minimum: ${rel(minimal)}`);
+    const fpi = (m: StepMeasure<unknown>) => m.wal.byRelation.filter((r) => r.fpiBytes > 0).sort((a, b) => b.fpiBytes - a.fpiBytes)
+      .slice(0, 8).map((r) => `${r.relation} ${fmtMB(r.fpiBytes)}`).join('; ');
+    console.log(`FPI by relation (MB):\n  cycle 2: ${fpi(second)}\n  minimum: ${fpi(minimal)}`);
     console.log(`server-wide WAL (MB, includes other sessions): cycle 2 ${fmtMB(second.wal.serverBytes)}, minimum ${fmtMB(minimal.wal.serverBytes)}`);
+    console.log(`checkpoints during the step (server-wide; each one makes the next change of every page write its full image again): ` +
+      `cycle 2 ${second.wal.checkpoints}, minimum ${minimal.wal.checkpoints}`);
 
     const min = minimumRequests(sim.world, options.providers, options.categories, PAGE_SIZE);
     printTable('5. requests per cycle against the minimum (target 1.00)',
       ['cycle', 'requests (run)', 'requests (simulator saw)', 'minimum', 'ratio', 'by endpoint'],
       [first, second].map((c, i) => [`cycle ${i + 1}`, fmtInt(c.result.totals.requests), fmtInt(c.simRequests), fmtInt(min.total),
         (c.result.totals.requests / min.total).toFixed(3), requestsByEndpoint(c.result.totals.requestsByStatus)]));
-    console.log(`minimum = ${fmtInt(min.listingPages)} listing pages (Σ ceil(listed events / ${PAGE_SIZE}) over provider × category) + ${fmtInt(min.orderBooks)} order books (open listed markets)`);
+    console.log(`minimum = ${fmtInt(min.listingPages)} listing pages (Σ max(1, ceil(listed events / ${PAGE_SIZE})) over the crawl plan: ` +
+      `${min.listings.join(', ')}) + ${fmtInt(min.orderBooks)} order books (open listed markets)`);
   } finally {
     await cleanup(() => client.close(), () => sim.stop(), () => dropScratch(serverUrl, ...dbs));
   }

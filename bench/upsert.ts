@@ -119,12 +119,12 @@ export async function benchUpsert(serverUrl: string): Promise<void> {
     const copyMs = copy.ms;
     const row = (name: string, sent: number, m: StepMeasure<unknown>, table: string, locks: string, note: string) => {
       const t = m.tables[table]!;
-      return [name, fmtInt(sent), fmtMs(m.ms), fmtRatio(m.ms / copyMs), fmtRatio(copyMs / m.ms), fmtMB(m.wal.bytes - m.wal.fpiBytes),
+      return [name, fmtInt(sent), fmtMs(m.ms), fmtMs(m.clientCpuMs), fmtRatio(m.ms / copyMs), fmtRatio(copyMs / m.ms), fmtMB(m.wal.bytes - m.wal.fpiBytes),
         fmtMB(m.wal.bytes), fmtInt(t.inserted), fmtInt(t.updated), fmtInt(t.hotUpdated), fmtInt(t.deadTuples), locks, note];
     };
     const c = upsert.result;
     printTable(`upsert vs fresh COPY (batches of ${fmtInt(BATCH)}; WAL of this database only, after a CHECKPOINT)`,
-      ['step', 'rows sent', 'ms', 'time ÷ COPY', 'COPY ÷ time', 'WAL MB w/o FPI', 'WAL MB', 'inserts', 'updates (= dead versions)', 'HOT', 'n_dead_tup Δ', 'row locks held', 'what'],
+      ['step', 'rows sent', 'ms', 'client CPU ms', 'time ÷ COPY', 'COPY ÷ time', 'WAL MB w/o FPI', 'WAL MB', 'inserts', 'updates (= dead versions)', 'HOT', 'n_dead_tup Δ', 'row locks held', 'what'],
       [
         row('fresh COPY (baseline)', MARKETS, copy, COPY_TABLE, '', 'copyRows of the same 100k rows into an empty identical table'),
         row('initial load upsert', MARKETS, load, MARKETS_TABLE, '', 'upsertMarkets into the empty table (all new)'),
@@ -141,6 +141,8 @@ export async function benchUpsert(serverUrl: string): Promise<void> {
     const rel = (m: StepMeasure<unknown>) => m.wal.byRelation.slice(0, 6).map((r) => `${r.relation} ${fmtMB(r.bytes - r.fpiBytes)}`).join('; ');
     console.log(`\nWAL w/o FPI by relation (MB): upsert: ${rel(upsert)}\n  (a): ${rel(contentOnly)}\n  (b): ${rel(bumpOnly)}\n  minimum: ${rel(minimal)}`);
     console.log(`server-wide WAL (MB, includes other sessions): COPY ${fmtMB(copy.wal.serverBytes)}, upsert ${fmtMB(upsert.wal.serverBytes)}`);
+    console.log(`checkpoints during the step (server-wide): COPY ${copy.wal.checkpoints}, upsert ${upsert.wal.checkpoints}, ` +
+      `(a) ${contentOnly.wal.checkpoints}, (b) ${bumpOnly.wal.checkpoints}, minimum ${minimal.wal.checkpoints}`);
   } finally {
     await cleanup(() => dropScratch(serverUrl, ...dbs));
   }

@@ -19,6 +19,12 @@ export interface WalUse {
   /** Server-wide LSN difference over the step (includes other sessions' WAL). */
   serverBytes: number;
   byRelation: { relation: string; bytes: number; fpiBytes: number; records: number }[];
+  /**
+   * Checkpoint records written during the step, server-wide (any session's CHECKPOINT, or a timed
+   * one). After one, the next change of each page writes its full image again: a step that spans
+   * one pays FPI its baseline did not.
+   */
+  checkpoints: number;
 }
 
 export interface TableCounters {
@@ -31,6 +37,11 @@ export interface TableCounters {
 
 export interface StepMeasure<T> {
   ms: number;
+  /**
+   * CPU this (client) process used during the step, user + system, ms. Beside `ms` it tells a
+   * client-bound step from a server-bound one, and it moves less than wall time on a busy machine.
+   */
+  clientCpuMs: number;
   result: T;
   wal: WalUse;
   /** Counter deltas over the step, per table (toast tables as "<table> (toast)"). */
@@ -62,11 +73,15 @@ export async function measureStep<T>(
     const [{ lsn }] = (await probe`select pg_current_wal_insert_lsn()::text as lsn`) as unknown as [{ lsn: string }];
     const work = postgres(db.url, { max: workOptions.max ?? 1, onnotice: () => {} });
     const start = performance.now();
+    const cpu = process.cpuUsage();
     let result: T;
     let ms: number;
+    let clientCpuMs: number;
     try {
       result = await fn(work, probe);
       ms = performance.now() - start;
+      const used = process.cpuUsage(cpu);
+      clientCpuMs = (used.user + used.system) / 1000;
     } finally {
       await work.end({ timeout: 5 });
     }
@@ -85,7 +100,7 @@ export async function measureStep<T>(
         deadTuples: a.deadTuples - b.deadTuples,
       };
     }
-    return { ms, result, wal, tables: delta };
+    return { ms, clientCpuMs, result, wal, tables: delta };
   } finally {
     await probe`select pg_drop_replication_slot(${slot})`.catch(() => {});
     probe.release();
@@ -130,6 +145,12 @@ async function walSince(sql: Probe, startLsn: string, dbOid: number): Promise<Wa
     left join pg_index i on i.indexrelid = n.rel
     left join pg_class owner on owner.reltoastrelid = coalesce(i.indrelid, n.rel)
     order by n.bytes desc`;
+  const [{ checkpoints }] = (await sql`
+    select count(*)::int as checkpoints from pg_get_wal_records_info(${startLsn}::pg_lsn, pg_current_wal_flush_lsn())
+    where resource_manager = 'XLOG' and record_type like 'CHECKPOINT%'`) as unknown as [{ checkpoints: number }];
   const sum = (f: (x: WalUse['byRelation'][number]) => number) => byRelation.reduce((n, x) => n + f(x), 0);
-  return { bytes: sum((x) => x.bytes), fpiBytes: sum((x) => x.fpiBytes), records: sum((x) => x.records), serverBytes: server, byRelation: [...byRelation] };
+  return {
+    bytes: sum((x) => x.bytes), fpiBytes: sum((x) => x.fpiBytes), records: sum((x) => x.records), serverBytes: server,
+    byRelation: [...byRelation], checkpoints,
+  };
 }

@@ -1,13 +1,19 @@
 /**
  * The fewest requests one sync cycle can make against a simulator world that does not change
- * during the cycle: every listing page once, plus one order book per open listed market. Listings
- * embed every market with its metadata, and nothing has left the listing yet, so no market or
- * event detail is needed.
+ * during the cycle: every page of every listing of the crawl plan once, plus one order book per
+ * open listed market. Listings embed every market with its metadata, and nothing has left the
+ * listing yet, so no market or event detail is needed.
+ *
+ * The listings are the sync's own: `crawlPlan(providers, categories)`. With the default categories
+ * (`all`) that is one unfiltered listing per provider, i.e. ceil(active events of the provider /
+ * page size) pages; with named categories, one listing per provider × category.
  */
-import type { World } from '../../src/simulator/index.js';
-import type { SimCategory, SimProvider } from '../../src/simulator/index.js';
+import type { SimCategory, SimProvider, World } from '../../src/simulator/index.js';
+import { crawlPlan } from '../../src/sync/crawlPlan.js';
 
 export interface RequestBudget {
+  /** The listings the plan pages, e.g. `kalshi/all`. */
+  listings: string[];
   listingPages: number;
   orderBooks: number;
   details: number;
@@ -18,15 +24,15 @@ export interface RequestBudget {
 export function minimumRequests(world: World, providers: readonly string[], categories: readonly string[], pageSize: number): RequestBudget {
   let listingPages = 0;
   let orderBooks = 0;
-  for (const provider of providers) {
-    for (const category of categories) {
-      const listed = world.listEvents({ provider: provider as SimProvider, category: category as SimCategory, sortBy: 'beginAt', sortDirection: 'asc' });
-      // An empty listing still takes one request to learn that it is empty.
-      listingPages += Math.max(1, Math.ceil(listed.length / pageSize));
-      for (const e of listed) orderBooks += world.marketsOf(e.eventId).filter((m) => m.status === 'open').length;
-    }
+  const plan = crawlPlan(providers, categories);
+  for (const { provider, category } of plan) {
+    // 'all' is what the simulator answers to an unfiltered listing: every active event of the provider.
+    const listed = world.listEvents({ provider: provider as SimProvider, category: category as SimCategory | 'all', sortBy: 'beginAt', sortDirection: 'asc' });
+    // An empty listing still takes one request to learn that it is empty.
+    listingPages += Math.max(1, Math.ceil(listed.length / pageSize));
+    for (const e of listed) orderBooks += world.marketsOf(e.eventId).filter((m) => m.status === 'open').length;
   }
-  return { listingPages, orderBooks, details: 0, total: listingPages + orderBooks };
+  return { listings: plan.map((l) => `${l.provider}/${l.category}`), listingPages, orderBooks, details: 0, total: listingPages + orderBooks };
 }
 
 /** Requests by endpoint from a run's requests_by_status ({ endpoint: { status: n } }). */

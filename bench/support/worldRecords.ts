@@ -1,19 +1,23 @@
 /**
- * Realistic records for the write-path benchmarks: the simulator's world rendered as wire JSON and
- * run through the real parser (zod + normalization), so payload sizes and shapes are the pipeline's.
+ * Realistic records for the write-path benchmarks: the simulator's world rendered as the server
+ * sends it (by default in the 'live' shape, what the upstream sends today) and run through the real
+ * parser (zod + normalization + shape fingerprint), so payload sizes and shapes are the pipeline's.
  */
 import { parseEvent } from '../../src/api/parse.js';
 import type { Event } from '../../src/domain/types.js';
-import { World } from '../../src/simulator/index.js';
+import { World, type WireShape } from '../../src/simulator/index.js';
 import type { CopyField } from '../../src/sql/copyRows.js';
 import type { MarketRow } from '../../src/sql/upsertMarkets.js';
 
-export function worldRecords(markets: number, seed = 1): { events: Event[]; markets: MarketRow[] } {
-  const world = new World({ seed, markets });
+export function worldRecords(markets: number, seed = 1, shape: WireShape = 'live'): { events: Event[]; markets: MarketRow[] } {
+  // A bare World defaults to 'spec'; startSimulator (and so the sync) to 'live'.
+  const world = new World({ seed, markets, shape });
   const events: Event[] = [];
   const rows: MarketRow[] = [];
   for (const e of world.events()) {
-    const checked = parseEvent(world.eventJson(e.eventId, { includeMarkets: true }), { provider: e.provider });
+    // A round trip through JSON text, as the client receives it (no shared objects between records).
+    const body: unknown = JSON.parse(JSON.stringify(world.eventBody(e.eventId, { includeMarkets: true })));
+    const checked = parseEvent(body, { provider: e.provider });
     if (!checked.ok) throw new Error(`simulator event ${e.eventId} failed validation: ${checked.rejection.reason}`);
     events.push(checked.value);
     for (const m of checked.value.markets ?? []) rows.push({ ...m, eventId: e.eventId, provider: e.provider });
@@ -21,10 +25,15 @@ export function worldRecords(markets: number, seed = 1): { events: Event[]; mark
   return { events, markets: rows };
 }
 
-/** A content change as a later listing would show it: closed, resolved, settled at `atSec`. */
+/**
+ * A content change as a later listing would show it: closed, resolved, settled at `atSec`. The live
+ * shape says when in `resolveAt` (ISO 8601), the spec's in `settlementTime` (Unix seconds).
+ */
 export function settledAt(m: MarketRow, atSec: number): MarketRow {
   const result = m.result ?? 'yes';
-  const raw = { ...(m.raw as Record<string, unknown>), status: 'closed', result, settlementTime: atSec };
+  const old = m.raw as Record<string, unknown>;
+  const when = 'resolveAt' in old ? { resolveAt: new Date(atSec * 1000).toISOString() } : { settlementTime: atSec };
+  const raw = { ...old, status: 'closed', result, ...when };
   return { ...m, status: 'closed', result, settlementTimeSec: atSec, raw };
 }
 
