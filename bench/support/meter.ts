@@ -125,7 +125,10 @@ async function counters(sql: Probe, tables: readonly string[]): Promise<Record<s
 }
 
 async function walSince(sql: Probe, startLsn: string, dbOid: number): Promise<WalUse> {
-  const [{ server }] = (await sql`select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), ${startLsn}::pg_lsn)::float8 as server`) as unknown as [{ server: number }];
+  const [{ server }] =
+    (await sql`select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), ${startLsn}::pg_lsn)::float8 as server`) as unknown as [
+      { server: number },
+    ];
   // Aggregate by file node first (millions of records), then name the few relations found. The
   // patterns are parameters: a tagged template's text would lose their backslashes.
   const byRelation = await sql<WalUse['byRelation']>`
@@ -150,7 +153,11 @@ async function walSince(sql: Probe, startLsn: string, dbOid: number): Promise<Wa
     where resource_manager = 'XLOG' and record_type like 'CHECKPOINT%'`) as unknown as [{ checkpoints: number }];
   const sum = (f: (x: WalUse['byRelation'][number]) => number) => byRelation.reduce((n, x) => n + f(x), 0);
   return {
-    bytes: sum((x) => x.bytes), fpiBytes: sum((x) => x.fpiBytes), records: sum((x) => x.records), serverBytes: server,
-    byRelation: [...byRelation], checkpoints,
+    bytes: sum((x) => x.bytes),
+    fpiBytes: sum((x) => x.fpiBytes),
+    records: sum((x) => x.records),
+    serverBytes: server,
+    byRelation: [...byRelation],
+    checkpoints,
   };
 }

@@ -21,23 +21,44 @@ export interface RequestBudget {
 }
 
 /** `pageSize`: the smaller of what the client asks (20) and the server's cap. */
-export function minimumRequests(world: World, providers: readonly string[], categories: readonly string[], pageSize: number): RequestBudget {
+export function minimumRequests(
+  world: World,
+  providers: readonly string[],
+  categories: readonly string[],
+  pageSize: number,
+): RequestBudget {
   let listingPages = 0;
   let orderBooks = 0;
   const plan = crawlPlan(providers, categories);
   for (const { provider, category } of plan) {
     // 'all' is what the simulator answers to an unfiltered listing: every active event of the provider.
-    const listed = world.listEvents({ provider: provider as SimProvider, category: category as SimCategory | 'all', sortBy: 'beginAt', sortDirection: 'asc' });
+    const listed = world.listEvents({
+      provider: provider as SimProvider,
+      category: category as SimCategory | 'all',
+      sortBy: 'beginAt',
+      sortDirection: 'asc',
+    });
     // An empty listing still takes one request to learn that it is empty.
     listingPages += Math.max(1, Math.ceil(listed.length / pageSize));
     for (const e of listed) orderBooks += world.marketsOf(e.eventId).filter((m) => m.status === 'open').length;
   }
-  return { listings: plan.map((l) => `${l.provider}/${l.category}`), listingPages, orderBooks, details: 0, total: listingPages + orderBooks };
+  return {
+    listings: plan.map((l) => `${l.provider}/${l.category}`),
+    listingPages,
+    orderBooks,
+    details: 0,
+    total: listingPages + orderBooks,
+  };
 }
 
 /** Requests by endpoint from a run's requests_by_status ({ endpoint: { status: n } }). */
 export function requestsByEndpoint(byStatus: Record<string, Record<string, number>>): string {
   return Object.entries(byStatus)
-    .map(([endpoint, statuses]) => `${endpoint} ${Object.entries(statuses).map(([s, n]) => `${s}:${n}`).join(' ')}`)
+    .map(
+      ([endpoint, statuses]) =>
+        `${endpoint} ${Object.entries(statuses)
+          .map(([s, n]) => `${s}:${n}`)
+          .join(' ')}`,
+    )
     .join('; ');
 }

@@ -39,9 +39,25 @@ export function settledAt(m: MarketRow, atSec: number): MarketRow {
 
 /** Columns of prediction.markets in the order marketCopyRows fills them. */
 export const MARKET_COLUMNS = [
-  'market_id', 'event_id', 'provider', 'title', 'subtitle', 'description', 'rules_primary', 'rules_secondary',
-  'is_tradable', 'status', 'result', 'open_time', 'close_time', 'settlement_time', 'raw', 'drift',
-  'first_seen_at', 'last_seen_at', 'changed_at',
+  'market_id',
+  'event_id',
+  'provider',
+  'title',
+  'subtitle',
+  'description',
+  'rules_primary',
+  'rules_secondary',
+  'is_tradable',
+  'status',
+  'result',
+  'open_time',
+  'close_time',
+  'settlement_time',
+  'raw',
+  'drift',
+  'first_seen_at',
+  'last_seen_at',
+  'changed_at',
 ];
 
 const time = (sec: number | null): string | null => (sec === null ? null : new Date(sec * 1000).toISOString());
@@ -54,9 +70,25 @@ export function* marketCopyRows(markets: readonly MarketRow[], at: Date): Genera
     // Stored raw leaves out pricing, as upsertMarkets does.
     const { pricing: _pricing, ...raw } = m.raw as Record<string, unknown>;
     yield [
-      m.marketId, m.eventId, m.provider, m.title, m.subtitle, m.description, m.rulesPrimary, m.rulesSecondary,
-      m.isTradable === null ? null : String(m.isTradable), m.status, m.result, time(m.openTimeSec), time(m.closeTimeSec),
-      time(m.settlementTimeSec), JSON.stringify(raw), textArray(m.drift), seen, seen, seen,
+      m.marketId,
+      m.eventId,
+      m.provider,
+      m.title,
+      m.subtitle,
+      m.description,
+      m.rulesPrimary,
+      m.rulesSecondary,
+      m.isTradable === null ? null : String(m.isTradable),
+      m.status,
+      m.result,
+      time(m.openTimeSec),
+      time(m.closeTimeSec),
+      time(m.settlementTimeSec),
+      JSON.stringify(raw),
+      textArray(m.drift),
+      seen,
+      seen,
+      seen,
     ];
   }
 }

@@ -38,5 +38,8 @@ GRANT prediction_reader TO metabase_reader;
 -- query cannot hold locks and I/O for long (the same limit as prediction_reader's), and even a
 -- privilege granted by mistake cannot be used to write from a dashboard.
 ALTER ROLE metabase_reader SET statement_timeout = '60s';
+-- A dashboard session left idle inside a transaction would hold its locks (and hold back a
+-- migration) indefinitely; the same limit as prediction_reader's.
+ALTER ROLE metabase_reader SET idle_in_transaction_session_timeout = '60s';
 ALTER ROLE metabase_reader SET default_transaction_read_only = on;
 SQL

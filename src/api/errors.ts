@@ -49,7 +49,7 @@ export class ApiKeyMissingError extends ApiError {
 /**
  * The key cannot travel as the `x-api-key` header (a line break, another control character, a
  * non-ASCII character). A configuration mistake, refused when the client is built: sent anyway,
- * undici rejects every request and the retry loop would report it as a network error (issue 11).
+ * undici rejects every request and the retry loop would report it as a network error.
  * The message says what is wrong and where, never the value.
  */
 export class ApiKeyInvalidError extends ApiError {
@@ -140,6 +140,13 @@ export class ApiTimeoutError extends ApiNetworkError {
 /** The response body exceeded the configured cap. Not retried: the next answer would be as large. */
 export class ApiResponseTooLargeError extends ApiError {
   override name = 'ApiResponseTooLargeError';
+  /** The cap it went over, bytes. */
+  readonly capBytes: number | undefined;
+
+  constructor(message: string, options: ApiErrorOptions & { capBytes?: number | undefined } = {}) {
+    super(message, options);
+    this.capBytes = options.capBytes;
+  }
 }
 
 /** A success status whose body is not JSON. */
@@ -152,14 +159,27 @@ export class ApiResponseShapeError extends ApiError {
   override name = 'ApiResponseShapeError';
 }
 
-/** A paginated list misbehaved (a page that does not advance, too many pages). */
+/**
+ * A paginated list cannot be trusted: a page that does not advance, an `end` far past the page
+ * asked for or past `pagination.total`, more pages than `total` allows, or a page of ids already
+ * seen. An upstream fault (the CLI exits 5), never a usage error: the parameters were ours.
+ */
 export class ApiPaginationError extends ApiError {
   override name = 'ApiPaginationError';
 }
 
-/** The client was closed or aborted; the request was not (or no longer) sent. */
+/** The client was closed; the request was not (or no longer) sent. */
 export class ApiClientClosedError extends ApiError {
   override name = 'ApiClientClosedError';
+}
+
+/**
+ * The call was abandoned because of an abort: `client.abort()`, or the signal of a
+ * `withSignal(signal)` view (its reason is the `cause`). Not an upstream failure: whatever was
+ * queued, paused, backing off or in flight was dropped on purpose (the CLI exits 130).
+ */
+export class ApiRequestAbortedError extends ApiError {
+  override name = 'ApiRequestAbortedError';
 }
 
 function describe(value: unknown): string {

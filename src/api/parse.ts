@@ -4,10 +4,11 @@ import { normalizeEvent } from '../normalize/event.js';
 import { normalizeMarket } from '../normalize/market.js';
 import { normalizeOrderBook } from '../normalize/orderBook.js';
 import { normalizePagination } from '../normalize/pagination.js';
+import { boundedPayload } from '../wire/boundedPayload.js';
 import { checkRecord } from '../wire/checkRecord.js';
 import { dataEnvelopeSchema, listEnvelopeSchema } from '../wire/envelopes.js';
 import { eventSchema } from '../wire/event.js';
-import { formatIssues, readableErrorMap } from '../wire/issues.js';
+import { describeValue, formatIssues, readableErrorMap } from '../wire/issues.js';
 import { LIMITS } from '../wire/limits.js';
 import { marketSchema } from '../wire/market.js';
 import { orderBookSchema } from '../wire/orderBook.js';
@@ -16,6 +17,12 @@ import { HOSTILE_SHAPE, recordShape } from '../wire/recordShape.js';
 /**
  * Entry points for the HTTP client: one call per response. Validation is per record: a bad record
  * becomes a Rejection while its siblings are kept. Only an unusable envelope throws.
+ *
+ * A detail answer must be the record asked for: GET /markets/A answering market B (or an event,
+ * or a book naming another market) is rejected under A, so no caller can write B's row from it.
+ * The check sits here, in the client's parse step, because every caller (the sync, explore, a
+ * script) gets it without having to remember it, and the request's id is known nowhere better.
+ * A rejection's payload is cut to its bounded form at once (boundedPayload).
  */
 
 /** The envelope itself is unusable (not an object, `data` not an array, pagination missing...). */
@@ -37,9 +44,14 @@ export function parseEventArray(body: unknown, ctx: { provider: string | null })
   return { events: envelope.data.map((record) => checkEvent(record, ctx.provider)) };
 }
 
-/** GET /events/{id}: the body is the record, so any failure is a rejection, never a throw. */
-export function parseEvent(body: unknown, ctx: { provider: string | null }): Checked<Event> {
-  return checkEvent(body, ctx.provider);
+/**
+ * GET /events/{id}: the body is the record, so any failure is a rejection, never a throw.
+ * `requestedId`: the id asked for; an answer naming another event is rejected under it.
+ */
+export function parseEvent(body: unknown, ctx: { provider: string | null; requestedId?: string }): Checked<Event> {
+  const checked = checkEvent(body, ctx.provider);
+  if (ctx.requestedId === undefined || !checked.ok || checked.value.eventId === ctx.requestedId) return checked;
+  return notRequested('eventId', ctx.requestedId, checked.value.eventId, body, checked.value.shape);
 }
 
 export function parseMarketList(body: unknown, ctx: { eventId: string }): { markets: Checked<Market>[]; pagination: Pagination } {
@@ -50,16 +62,36 @@ export function parseMarketList(body: unknown, ctx: { eventId: string }): { mark
   };
 }
 
-/** GET /markets/{id}: the body is the record, so any failure is a rejection, never a throw. */
-export function parseMarket(body: unknown, ctx: { eventId: string | null }): Checked<Market> {
-  return checkMarket(body, ctx.eventId, '');
+/**
+ * GET /markets/{id}: the body is the record, so any failure is a rejection, never a throw.
+ * `requestedId`: the id asked for; an answer naming another market is rejected under it.
+ */
+export function parseMarket(body: unknown, ctx: { eventId: string | null; requestedId?: string }): Checked<Market> {
+  const checked = checkMarket(body, ctx.eventId, '');
+  if (ctx.requestedId === undefined || !checked.ok || checked.value.marketId === ctx.requestedId) return checked;
+  return notRequested('marketId', ctx.requestedId, checked.value.marketId, body, checked.value.shape);
 }
 
-/** GET /orderbook/{id}: a null body is a valid answer (isNull, empty sides). Never throws. */
+/**
+ * GET /orderbook/{id}: a null body is a valid answer (isNull, empty sides). Never throws. The
+ * book carries no id in any known shape; one that names another market is rejected.
+ */
 export function parseOrderBook(body: unknown, ctx: { marketId: string }): Checked<OrderBook> {
   const checked = checkRecord(orderBookSchema, body);
   if (!checked.ok) return reject(ctx.marketId, checked, body);
-  return { ok: true, value: normalizeOrderBook(checked.data, { marketId: ctx.marketId, shape: recordShape(body) }) };
+  const shape = recordShape(body);
+  const named = isRecord(body) && Object.hasOwn(body, 'marketId') ? body.marketId : undefined;
+  if (named !== undefined && named !== ctx.marketId) return notRequested('marketId', ctx.marketId, named, body, shape);
+  return { ok: true, value: normalizeOrderBook(checked.data, { marketId: ctx.marketId, shape }) };
+}
+
+/**
+ * An order-book answer refused for its size before it was read: rejected under the market's id,
+ * with nothing of it kept (it could only be rejected: see maxOrderBookBytes).
+ */
+export function oversizedOrderBook(marketId: string, capBytes: number): Checked<OrderBook> {
+  const reason = `body: larger than the ${capBytes} bytes an order book may take (not read)`;
+  return { ok: false, rejection: { entityId: marketId, reason, payload: { truncated: true, overBytes: capBytes }, shape: HOSTILE_SHAPE } };
 }
 
 function parseEnvelope<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
@@ -93,7 +125,29 @@ function checkEvent(payload: unknown, provider: string | null): Checked<Event> {
 function checkMarket(payload: unknown, eventId: string | null, prefix: string): Checked<Market> {
   const checked = checkRecord(marketSchema, payload, { prefix });
   if (!checked.ok) return reject(readId(payload, 'marketId'), checked, payload);
-  return { ok: true, value: normalizeMarket(checked.data, { eventId, raw: payload, shape: recordShape(payload) }) };
+  const shape = recordShape(payload);
+  // A market that names its event must name the one it was listed under (or embedded in).
+  const named = checked.data.eventId;
+  if (eventId !== null && typeof named === 'string' && named !== eventId) {
+    const reason = `${prefix === '' ? '' : `${prefix}.`}eventId: differs from the event it was listed under, got ${describeValue(named)}`;
+    return { ok: false, rejection: { entityId: checked.data.marketId, reason, payload: boundedPayload(payload), shape } };
+  }
+  return { ok: true, value: normalizeMarket(checked.data, { eventId, raw: payload, shape }) };
+}
+
+/**
+ * An answer that is readable but names another record than the one requested: rejected under the
+ * requested id (the quarantine's entity_id), the reason naming what came instead.
+ */
+function notRequested(
+  key: 'eventId' | 'marketId',
+  requestedId: string,
+  named: unknown,
+  payload: unknown,
+  shape: Rejection['shape'],
+): { ok: false; rejection: Rejection } {
+  const reason = `${key}: differs from the id requested, got ${describeValue(named)}`;
+  return { ok: false, rejection: { entityId: requestedId, reason, payload: boundedPayload(payload), shape } };
 }
 
 /** The shape is read only from a record that passed the content scan: a hostile one is never walked. */
@@ -104,7 +158,7 @@ function reject(
   scanned: unknown = payload,
 ): { ok: false; rejection: Rejection } {
   const shape = check.hostile ? HOSTILE_SHAPE : recordShape(scanned);
-  return { ok: false, rejection: { entityId, reason: check.reason, payload, shape } };
+  return { ok: false, rejection: { entityId, reason: check.reason, payload: boundedPayload(payload), shape } };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

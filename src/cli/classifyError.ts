@@ -1,13 +1,17 @@
+import { CommanderError } from 'commander';
 import {
   ApiKeyInvalidError,
   ApiKeyMissingError,
   ApiKeyRejectedError,
   ApiNetworkError,
+  ApiPaginationError,
   ApiRateLimitedError,
+  ApiRequestAbortedError,
   ApiRequestInvalidError,
   ApiServerError,
 } from '../api/errors.js';
 import { ConfigError } from '../config.js';
+import { DatabaseDeadlineError } from '../db/withDeadline.js';
 import type { Redact } from '../errors/createSecretRedactor.js';
 import { errorChainMessage } from '../errors/errorChainMessage.js';
 import { sanitizeText } from '../errors/sanitizeText.js';
@@ -31,7 +35,7 @@ export const MAX_EXIT_MESSAGE_CHARS = 2000;
 /**
  * Maps any error to the one-line message and exit code the CLI reports. Every message goes
  * through sanitizeText: it may quote upstream text, whose terminal escapes could rewrite the
- * terminal title or print a fake "sync succeeded" line (issue 11), and through `redact`.
+ * terminal title or print a fake "sync succeeded" line, and through `redact`.
  */
 export function classifyError(error: unknown, options: ClassifyOptions = {}): Classified {
   const { exitCode, message } = classify(error);
@@ -39,6 +43,8 @@ export function classifyError(error: unknown, options: ClassifyOptions = {}): Cl
 }
 
 function classify(error: unknown): Classified {
+  // Help and version requests are not errors; anything else commander rejects is a usage error.
+  if (error instanceof CommanderError) return { exitCode: error.exitCode === 0 ? ExitCode.ok : ExitCode.usage, message: error.message };
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   if (error instanceof ConfigError) return { exitCode: ExitCode.usage, message: error.message };
   if (error instanceof UpstreamMismatchError) return { exitCode: ExitCode.usage, message: error.message };
@@ -48,12 +54,22 @@ function classify(error: unknown): Classified {
   if (error instanceof ApiKeyRejectedError) {
     return { exitCode: ExitCode.apiKeyRejected, message: `The API rejected the key (HTTP ${error.status}): check PREDICTION_API_KEY` };
   }
+  // Dropped on purpose by a shutdown: not the upstream's failure.
+  if (error instanceof ApiRequestAbortedError)
+    return { exitCode: ExitCode.interrupted, message: `Interrupted: ${errorChainMessage(error)}` };
+  if (error instanceof ApiPaginationError) {
+    return { exitCode: ExitCode.upstreamUnavailable, message: `The API's paging cannot be followed: ${errorChainMessage(error)}` };
+  }
   if (error instanceof ApiServerError || error instanceof ApiNetworkError || error instanceof ApiRateLimitedError) {
     return { exitCode: ExitCode.upstreamUnavailable, message: `The API stayed unavailable after retries: ${errorChainMessage(error)}` };
   }
   for (const e of chain(error)) {
     const tagged = e as Error & { exitCode?: unknown };
     if (typeof tagged.exitCode === 'number') return { exitCode: tagged.exitCode as ExitCode, message: errorChainMessage(error) };
+  }
+  // A client-side deadline of ours: the connection hung, so the server could not even say so.
+  if ([...chain(error)].some((e) => e instanceof DatabaseDeadlineError)) {
+    return { exitCode: ExitCode.databaseUnreachable, message: `Database stopped answering: ${errorChainMessage(error)}` };
   }
   const database = databaseFailure(error);
   if (database !== undefined) {

@@ -5,7 +5,6 @@ import { createSecretRedactor, type Redact } from '../errors/createSecretRedacto
 import { sanitizeText } from '../errors/sanitizeText.js';
 import { configSecrets } from '../ops/configSecrets.js';
 import { classifyError } from './classifyError.js';
-import { ExitCode } from './exitCodes.js';
 import { limitHeapGrowth } from './limitHeapGrowth.js';
 import { registerDemo } from './commands/demo.js';
 import { registerExplore } from './commands/explore.js';
@@ -32,20 +31,18 @@ registerDemo(program, deps);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof CommanderError) {
-    // Help and version requests are not errors; anything else commander rejects is a usage error.
-    process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-  } else {
-    const redact = secretRedactor();
-    const { exitCode, message } = classifyError(error, { redact });
+  const redact = secretRedactor();
+  const { exitCode, message } = classifyError(error, { redact });
+  // commander has already printed its own errors, with the help after them.
+  if (!(error instanceof CommanderError)) {
     process.stderr.write(`prediction-ingest: ${message}\n`);
     if (getLogLevelSafe() === 'debug' && error instanceof Error) {
       // A stack repeats the message, so it gets the same treatment, line by line.
       const lines = (error.stack ?? '').split('\n').map((line) => sanitizeText(line, 2000, redact));
       process.stderr.write(`${lines.join('\n')}\n`);
     }
-    process.exitCode = exitCode;
   }
+  process.exitCode = exitCode;
 }
 
 /** Hides the key and the database passwords in what is printed; none is known when the configuration is what failed. */

@@ -5,7 +5,7 @@ import { connect } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { configSecrets } from '../ops/configSecrets.js';
-import { createLogger } from '../ops/createLogger.js';
+import { createLogger } from '../log/createLogger.js';
 import { createMetrics } from '../ops/metrics.js';
 import { JOB_PRIORITY } from '../service/jobKinds.js';
 import { startService } from '../service/startService.js';
@@ -66,6 +66,8 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
       categories: config.categories,
       maxRejectedPercent: config.maxRejectedPercent,
       orderBookMaxAgeSec: config.orderBookMaxAgeSec,
+      leaseTtlSec: config.leaseTtlSec,
+      statementTimeoutMs: config.databaseStatementTimeoutSec * 1000,
       ops: { host: config.opsHost, port: config.opsPort },
     });
     options.onStarted?.({ databaseUrl: target.url, embedded: target.embedded, opsUrl: service.opsUrl });

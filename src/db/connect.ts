@@ -1,46 +1,41 @@
-import postgres from 'postgres';
-import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
-import * as schema from './schema/index.js';
+import type postgres from 'postgres';
+import { openPool } from './openPool.js';
+import { ROLE_SETTINGS, writerSettings, type DatabaseRole, type SessionSettings } from './sessionSettings.js';
 
 export type Sql = postgres.Sql;
-export type Db = PostgresJsDatabase<typeof schema>;
 
-/** A pool for SQL plus, on demand, a drizzle handle. Repositories take one of them as their first argument. */
+/**
+ * A pool for SQL: the operations under src/sql take it (or a transaction of it) as their first
+ * argument, with table and column names from the drizzle schema (src/sql/sqlNames.ts).
+ */
 export interface Database {
-  /** postgres.js with its default type handling (Date in, Date out; numerics as strings). */
+  /** postgres.js with its default type handling (Date in, Date out; numerics and int8 as strings). */
   sql: Sql;
-  /**
-   * drizzle over a pool of its own: drizzle rewires the date and json (de)serializers of the
-   * client it wraps, which would break Date parameters in plain SQL on a shared pool.
-   */
-  readonly db: Db;
+  /** The timeouts and deadlines every session of the pool carries (see SessionSettings). */
+  readonly settings: Readonly<SessionSettings>;
+  /** Ends the pool; a query still running after 5 s is cut and its connection destroyed. */
   close(): Promise<void>;
 }
 
 export interface ConnectOptions {
   /** Pool size of `sql`. Default: 4 (writes go one transaction at a time; the rest serve locks and reads). */
   max?: number;
-  /** `application_name`, visible in pg_stat_activity. Default: "prediction-ingest". */
+  /** `application_name`, visible in pg_stat_activity. Default: "prediction-ingest", plus " <role>" for a role other than writer. */
   applicationName?: string;
+  /** What the sessions are for, which sets their timeouts (ROLE_SETTINGS). Default: "writer". */
+  role?: DatabaseRole;
+  /**
+   * The writer role's statement_timeout, from which its lock timeout and deadlines follow
+   * (writerSettings). Default 20 000 (PREDICTION_DB_STATEMENT_TIMEOUT_SEC). Ignored for other roles.
+   */
+  statementTimeoutMs?: number;
 }
 
 export function connect(url: string, options: ConnectOptions = {}): Database {
-  const clientOptions = {
-    onnotice: () => {},
-    connection: { application_name: options.applicationName ?? 'prediction-ingest' },
-  };
-  const sql = postgres(url, { ...clientOptions, max: options.max ?? 4 });
-  let drizzleClient: postgres.Sql | undefined;
-  let db: Db | undefined;
-  return {
-    sql,
-    get db() {
-      drizzleClient ??= postgres(url, { ...clientOptions, max: 2 });
-      db ??= drizzle(drizzleClient, { schema });
-      return db;
-    },
-    close: async () => {
-      await Promise.all([sql.end({ timeout: 5 }), drizzleClient?.end({ timeout: 5 })]);
-    },
-  };
+  const role = options.role ?? 'writer';
+  const settings =
+    role === 'writer' && options.statementTimeoutMs !== undefined ? writerSettings(options.statementTimeoutMs) : ROLE_SETTINGS[role];
+  const applicationName = options.applicationName ?? (role === 'writer' ? 'prediction-ingest' : `prediction-ingest ${role}`);
+  const main = openPool(url, settings, { max: options.max ?? 4, applicationName });
+  return { sql: main.sql, settings, close: () => main.close(5) };
 }

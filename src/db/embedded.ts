@@ -65,10 +65,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await ensureDatabase(serverUrl, database);
   } catch (error) {
     await pg.stop().catch(() => {});
-    throw new Error(
-      `Could not start the embedded Postgres in ${databaseDir} on port ${options.port}: ${(error as Error).message}`,
-      { cause: error },
-    );
+    throw new Error(`Could not start the embedded Postgres in ${databaseDir} on port ${options.port}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return { url, stop: () => pg.stop() };
 }

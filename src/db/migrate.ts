@@ -1,46 +1,116 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate as drizzleMigrate } from 'drizzle-orm/postgres-js/migrator';
+import { restrictTempToOwnRole } from '../sql/restrictTempToOwnRole.js';
+import { MigrationBlockedError } from './MigrationBlockedError.js';
+import { openPool } from './openPool.js';
+import { ROLE_SETTINGS } from './sessionSettings.js';
+import { watchLockBlockers, type SeenBlocker } from './watchLockBlockers.js';
+import { withMigrationLock } from './withMigrationLock.js';
 
 /** Where drizzle-kit writes migrations; resolved from this file so any working directory works. */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../migrations', import.meta.url));
 
-/**
- * Arbitrary but fixed key of the session advisory lock that serializes migrations across
- * processes ("prediction-ingest migrate" hashed to 63 bits, written out so it never changes).
- */
-export const MIGRATION_LOCK_KEY = 7_340_112_561_028_416_071n;
+const LOCK_NOT_AVAILABLE = '55P03';
+
+export interface MigrateOptions {
+  /** Default: MIGRATIONS_FOLDER. */
+  migrationsFolder?: string;
+  /** Longest wait for another process's migration to finish (the migration lock). Default 15 min. */
+  lockWaitMs?: number;
+  /**
+   * lock_timeout of the migrating session, per attempt. Short: while a schema change waits for its
+   * table lock, every other session of that table queues behind it. Default 5000.
+   */
+  lockTimeoutMs?: number;
+  /** Attempts when a table lock is not granted within lockTimeoutMs, 0.5 s, 1 s, … (at most 5 s) apart. Default 8. */
+  attempts?: number;
+  /**
+   * Ends the sessions of read-only logins (see LockBlocker.readOnly) that hold a lock the migration
+   * waits for, when this role may (superuser, member of pg_signal_backend or of their role).
+   * Default true.
+   */
+  terminateReadOnlyBlockers?: boolean;
+}
 
 export interface MigrateResult {
   /** Migrations applied by this call (0 when the database was already current). */
   applied: number;
   /** Migrations recorded in the database afterwards. */
   total: number;
+  /**
+   * Whether only the app's role (not PUBLIC) may create temporary tables in this database
+   * (restrictTempToOwnRole); false when this role does not own the database, which leaves it as is.
+   */
+  tempRestricted: boolean;
 }
 
 /**
- * Applies pending migrations under a Postgres advisory lock, on one dedicated connection
- * (`max: 1`): the lock is a session lock, so it must be taken and released on the very
- * connection that migrates. drizzle's migrator itself has no lock.
+ * Applies pending migrations with drizzle's migrator, which has no lock of its own, under the
+ * migration lock (withMigrationLock). The lock and the migration use a connection each, the
+ * migrating one with a short lock_timeout: a table lock not granted in time is retried, while a
+ * watcher ends read-only sessions that hold it up. A login that can only read thus neither
+ * blocks nor delays start-up for long; if a session that cannot be ended keeps blocking, the
+ * error names it (pid, login, application). Afterwards, PUBLIC loses TEMPORARY on the database.
  */
-export async function migrate(databaseUrl: string, migrationsFolder = MIGRATIONS_FOLDER): Promise<MigrateResult> {
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {}, connection: { application_name: 'prediction-ingest migrate' } });
+export async function migrate(databaseUrl: string, options: MigrateOptions = {}): Promise<MigrateResult> {
+  const lockTimeoutMs = options.lockTimeoutMs ?? 5_000;
+  const attempts = options.attempts ?? 8;
+  const migrating = openPool(
+    databaseUrl,
+    { ...ROLE_SETTINGS.migration, lockTimeoutMs },
+    { max: 1, applicationName: 'prediction-ingest migrate' },
+  );
+  // One connection holds the lock, the other watches for blockers.
+  const locking = openPool(databaseUrl, ROLE_SETTINGS.migration, { max: 2, applicationName: 'prediction-ingest migration lock' });
   try {
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY.toString()}::bigint)`;
-    try {
-      const before = await countApplied(sql);
-      await drizzleMigrate(drizzle(sql), { migrationsFolder, migrationsSchema: 'drizzle' });
-      const total = await countApplied(sql);
-      return { applied: total - before, total };
-    } finally {
-      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY.toString()}::bigint)`;
-    }
+    return await withMigrationLock(locking.sql, options.lockWaitMs ?? 15 * 60_000, async () => {
+      const before = await countApplied(migrating.sql);
+      const blockers = new Map<number, SeenBlocker>();
+      for (let attempt = 1; ; attempt++) {
+        const [{ pid }] = (await migrating.sql<{ pid: number }[]>`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
+        const watch = watchLockBlockers(locking.sql, pid, {
+          intervalMs: 250,
+          terminateReadOnly: options.terminateReadOnlyBlockers ?? true,
+        });
+        try {
+          await drizzleMigrate(drizzle(migrating.sql), {
+            migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER,
+            migrationsSchema: 'drizzle',
+          });
+          break;
+        } catch (error) {
+          // drizzle wraps the server's error (its message quotes the whole statement).
+          const lockError = withSqlState(error, LOCK_NOT_AVAILABLE);
+          if (!lockError) throw error;
+          await watch.stop();
+          for (const [pid, blocker] of watch.seen) blockers.set(pid, blocker);
+          if (attempt >= attempts) throw new MigrationBlockedError(attempts, lockTimeoutMs, [...blockers.values()], { cause: lockError });
+          // Give the blockers that were ended time to go, and writers time to commit.
+          await delay(Math.min(5_000, 500 * attempt));
+        } finally {
+          await watch.stop();
+        }
+      }
+      const total = await countApplied(migrating.sql);
+      const tempRestricted = await restrictTempToOwnRole(migrating.sql);
+      return { applied: total - before, total, tempRestricted };
+    });
   } catch (error) {
     throw new Error(`Database migration failed: ${(error as Error).message}`, { cause: error });
   } finally {
-    await sql.end({ timeout: 5 });
+    await Promise.all([migrating.close(), locking.close()]);
   }
+}
+
+/** The error of `error`'s cause chain that carries SQLSTATE `code`, if any. */
+function withSqlState(error: unknown, code: string): Error | undefined {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === code) return e;
+  }
+  return undefined;
 }
 
 async function countApplied(sql: postgres.Sql): Promise<number> {

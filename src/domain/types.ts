@@ -1,6 +1,6 @@
 /**
  * The domain model: what the pipeline stores, after validation and normalization.
- * Independent of the wire format (src/wire) and of the tables (src/db/schema).
+ * Independent of the wire format (src/wire) and of the tables (src/schema).
  * Money and sizes are exact decimal strings (`Decimal`), never floats; times are Unix seconds.
  */
 

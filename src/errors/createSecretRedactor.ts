@@ -4,7 +4,7 @@ export const REDACTED = '[REDACTED]';
 /**
  * A piece of a secret at least this long is a leak: validation messages quote the first 40
  * characters of a value, so a key reflected by an upstream reached the logs cut short, where a
- * whole-value match missed it (issue 11, item 5). Shorter pieces are too likely to be ordinary text.
+ * whole-value match missed it. Shorter pieces are too likely to be ordinary text.
  */
 export const MIN_SECRET_FRAGMENT = 8;
 

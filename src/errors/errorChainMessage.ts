@@ -20,7 +20,11 @@ const MAX_DEPTH = 16;
 export function errorChainMessage(error: unknown): string {
   const parts: string[] = [];
   const seen = new Set<unknown>();
-  for (let e: unknown = error; e !== undefined && e !== null && !seen.has(e) && seen.size < MAX_DEPTH; e = e instanceof Error ? e.cause : undefined) {
+  for (
+    let e: unknown = error;
+    e !== undefined && e !== null && !seen.has(e) && seen.size < MAX_DEPTH;
+    e = e instanceof Error ? e.cause : undefined
+  ) {
     seen.add(e);
     const message = sanitizeText(messageOf(e), MAX_PART_CHARS);
     if (message && !parts.some((p) => p.includes(message))) parts.push(message);

@@ -7,7 +7,7 @@
  * - line breaks, tabs and the other whitespace controls become a space (a message is one line);
  * - every other C0 or C1 control, DEL, NUL and the bidirectional-override characters (which
  *   reorder what is displayed) are written as `\uXXXX`, visible and harmless; a NUL would
- *   otherwise make Postgres refuse the whole write (issue 11, item 7);
+ *   otherwise make Postgres refuse the whole write;
  * - a lone surrogate becomes U+FFFD (Postgres refuses it as invalid UTF-8);
  * - the result is at most `maxChars` UTF-16 units, ending in `…` when it was cut.
  *

@@ -40,7 +40,10 @@ export function normalizeMarket(wire: MarketWire, ctx: MarketContext): Market {
   const title = fields.pick(read.optional('metadata.title', meta?.title), read.optional('title', wire.title));
   const subtitle = fields.pick(read.optional('metadata.subtitle', meta?.subtitle), read.optional('subtitle', wire.subtitle));
   const description = fields.pick(read.optional('metadata.description', meta?.description), read.optional('description', wire.description));
-  const rulesPrimary = fields.pick(read.optional('metadata.rulesPrimary', meta?.rulesPrimary), read.optional('rulesPrimary', wire.rulesPrimary));
+  const rulesPrimary = fields.pick(
+    read.optional('metadata.rulesPrimary', meta?.rulesPrimary),
+    read.optional('rulesPrimary', wire.rulesPrimary),
+  );
   const rulesSecondary = fields.pick(
     read.optional('metadata.rulesSecondary', meta?.rulesSecondary),
     read.optional('rulesSecondary', wire.rulesSecondary),

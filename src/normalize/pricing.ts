@@ -39,7 +39,12 @@ export function normalizePricing(market: MarketWire, ctx: PricingContext): Norma
     const bound = outOfRange === 'volume' ? '>= 0' : `within 0..${MAX_PRICE_MICRO_USD} micro-USD`;
     return {
       pricing: null,
-      rejection: { entityId: ctx.marketId, reason: `pricing.${outOfRange}: must be ${bound}, got ${String(wire[outOfRange])}`, payload: wire, shape: recordShape(wire) },
+      rejection: {
+        entityId: ctx.marketId,
+        reason: `pricing.${outOfRange}: must be ${bound}, got ${String(wire[outOfRange])}`,
+        payload: wire,
+        shape: recordShape(wire),
+      },
     };
   }
 
@@ -51,7 +56,13 @@ export function normalizePricing(market: MarketWire, ctx: PricingContext): Norma
   }
   const [buyYes, buyNo, sellYes, sellNo] = prices as [Decimal | null, Decimal | null, Decimal | null, Decimal | null];
   return {
-    pricing: { buyYesMicroUsd: buyYes, buyNoMicroUsd: buyNo, sellYesMicroUsd: sellYes, sellNoMicroUsd: sellNo, volume: decimalOrNull(wire.volume) },
+    pricing: {
+      buyYesMicroUsd: buyYes,
+      buyNoMicroUsd: buyNo,
+      sellYesMicroUsd: sellYes,
+      sellNoMicroUsd: sellNo,
+      volume: decimalOrNull(wire.volume),
+    },
     rejection: null,
   };
 }

@@ -1,9 +1,15 @@
 import type { Sql } from '../db/connect.js';
+import { seconds } from './seconds.js';
 
 export interface ReadinessCheck {
   ok: boolean;
-  /** Why, in words: the error, or how old the last success is. */
+  /** Why, in words, for the caller: how old the last success is, or what failed (never a driver's error text). */
   detail?: string;
+  /**
+   * The error behind a failed check, for the server's log only: its text may name hosts, users or
+   * SQL, so the ops server logs it and never sends it.
+   */
+  cause?: unknown;
 }
 
 export interface ReadinessResult {
@@ -93,7 +99,7 @@ async function checkDatabase(sql: Sql, timeoutMs: number): Promise<ReadinessChec
     query.catch(() => {});
     return { ok: false, detail: `no answer to select 1 within ${timeoutMs} ms` };
   } catch (error) {
-    return { ok: false, detail: `select 1 failed: ${describe(error)}` };
+    return { ok: false, detail: 'database unreachable (the cause is in the service log)', cause: error };
   }
 }
 
@@ -108,9 +114,13 @@ async function checkJob(
   const limitMs = periods * job.expectedPeriodMs;
   let last: number | null | typeof TIMED_OUT;
   try {
-    last = await raceTimeout(Promise.resolve().then(() => lastSuccess(job.name)), timeoutMs);
+    last = await raceTimeout(
+      Promise.resolve().then(() => lastSuccess(job.name)),
+      timeoutMs,
+    );
   } catch (error) {
-    return { ok: false, detail: `cannot read the last success: ${describe(error)}` };
+    // lastSuccess usually queries the database: its error text is for the log only.
+    return { ok: false, detail: 'cannot read the last success (the cause is in the service log)', cause: error };
   }
   if (last === TIMED_OUT) return { ok: false, detail: `no answer about the last success within ${timeoutMs} ms` };
   const at = now();
@@ -137,7 +147,7 @@ async function checkOutcome(
   try {
     outcome = await raceTimeout(lastOutcome(job), timeoutMs);
   } catch (error) {
-    return { ok: false, detail: `cannot read the latest run: ${describe(error)}` };
+    return { ok: false, detail: 'cannot read the latest run (the cause is in the service log)', cause: error };
   }
   if (outcome === TIMED_OUT) return { ok: false, detail: `no answer about the latest run within ${timeoutMs} ms` };
   if (outcome?.status !== 'degraded') return fresh;
@@ -157,17 +167,4 @@ async function raceTimeout<T>(promise: PromiseLike<T>, ms: number): Promise<T | 
   } finally {
     clearTimeout(timer);
   }
-}
-
-function seconds(ms: number): string {
-  return `${Math.round(Math.max(0, ms) / 1000)} s`;
-}
-
-function describe(error: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    parts.push(typeof code === 'string' && !e.message.includes(code) ? `${code} ${e.message}` : e.message);
-  }
-  return parts.join(': ') || String(error);
 }

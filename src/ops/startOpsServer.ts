@@ -1,13 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import type { Readiness } from './readiness.js';
-
-/** The logger methods used; a pino logger fits. */
-export interface OpsLogger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
+import type { Logger } from '../log/Logger.js';
+import type { Liveness } from './liveness.js';
+import type { Readiness, ReadinessCheck } from './readiness.js';
 
 export interface OpsServerOptions {
   /** Interface to bind. Default: `127.0.0.1` (metrics are not for the world); `0.0.0.0` in a container. */
@@ -18,8 +14,16 @@ export interface OpsServerOptions {
   metrics: { registry: Registry } | Registry;
   /** Answers `/readyz`: see `createReadiness`. */
   readiness: Readiness;
-  /** Gets one line when listening and one per failed probe. Default: silent. */
-  logger?: OpsLogger;
+  /**
+   * Answers `/healthz`: see `createLiveness`. Default: none, and `/healthz` answers 200 while the
+   * process is up.
+   */
+  liveness?: Pick<Liveness, 'check'>;
+  /**
+   * Gets one line when listening, one per failed probe, and the error behind each failed readiness
+   * check (which the answer itself never carries). Default: silent.
+   */
+  logger?: Pick<Logger, 'info' | 'warn'>;
 }
 
 export interface OpsServer {
@@ -36,24 +40,52 @@ export class OpsServerError extends Error {
 }
 
 /**
- * Serves `GET /healthz` (200 while the process is up), `GET /readyz` (200 when ready, 503 if not,
- * with the checks as JSON) and `GET /metrics` (Prometheus text format). Other paths are 404,
- * other methods than GET and HEAD 405.
+ * Serves `GET /healthz` (200 `{status:'ok'}` while live, else 503 with the failing checks; always
+ * 200 without `liveness`), `GET /readyz` (200 when ready, 503 if not, with the checks as JSON) and
+ * `GET /metrics` (Prometheus text format). Other paths are 404, other methods than GET and HEAD 405.
+ *
+ * An answer never carries an error's own text (a database driver's message names hosts, users and
+ * SQL): the details go to the logger, the caller gets a fixed sentence.
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   const host = options.host ?? '127.0.0.1';
   const registry = 'registry' in options.metrics ? options.metrics.registry : options.metrics;
   const routes: Record<string, () => Promise<Reply>> = {
-    '/healthz': async () => json(200, { status: 'ok' }),
+    '/healthz': async () => {
+      if (!options.liveness) return json(200, { status: 'ok' });
+      try {
+        const result = options.liveness.check();
+        if (result.live) return json(200, { status: 'ok' });
+        const failing = Object.fromEntries(Object.entries(result.checks).filter(([, c]) => !c.ok));
+        options.logger?.warn({ checks: failing }, 'not live: no job has made progress');
+        return json(503, { status: 'stalled', checks: failing });
+      } catch (error) {
+        // As for readiness: a probe that throws is broken, and says so rather than "ok".
+        options.logger?.warn({ err: error }, 'liveness check threw');
+        return json(503, {
+          status: 'stalled',
+          checks: { liveness: { ok: false, detail: 'liveness check failed (the cause is in the service log)' } },
+        });
+      }
+    },
     '/readyz': async () => {
       try {
         const result = await options.readiness();
-        if (!result.ready) options.logger?.warn({ checks: result.checks }, 'not ready');
-        return json(result.ready ? 200 : 503, result);
+        const checks: Record<string, ReadinessCheck> = {};
+        for (const [name, check] of Object.entries(result.checks)) {
+          if (check.cause !== undefined) options.logger?.warn({ check: name, err: check.cause }, 'readiness check failed');
+          // Only these two fields leave the process: `cause` (and whatever else a check carries) stays here.
+          checks[name] = check.detail === undefined ? { ok: check.ok } : { ok: check.ok, detail: check.detail };
+        }
+        if (!result.ready) options.logger?.warn({ checks }, 'not ready');
+        return json(result.ready ? 200 : 503, { ready: result.ready, checks });
       } catch (error) {
         // A readiness function that throws is a broken probe, and the honest answer is "not ready".
         options.logger?.warn({ err: error }, 'readiness check threw');
-        return json(503, { ready: false, checks: { readiness: { ok: false, detail: describe(error) } } });
+        return json(503, {
+          ready: false,
+          checks: { readiness: { ok: false, detail: 'readiness check failed (the cause is in the service log)' } },
+        });
       }
     },
     '/metrics': async () => {
@@ -61,7 +93,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
         return { status: 200, type: registry.contentType, body: await registry.metrics() };
       } catch (error) {
         options.logger?.warn({ err: error }, 'collecting metrics failed');
-        return { status: 500, type: 'text/plain; charset=utf-8', body: `collecting metrics failed: ${describe(error)}\n` };
+        return { status: 500, type: 'text/plain; charset=utf-8', body: 'collecting metrics failed (the cause is in the service log)\n' };
       }
     },
   };
@@ -73,7 +105,8 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     });
   });
   await new Promise<void>((resolve, reject) => {
-    const onError = (error: Error) => reject(new OpsServerError(`Cannot listen on ${host}:${options.port}: ${error.message}`, { cause: error }));
+    const onError = (error: Error) =>
+      reject(new OpsServerError(`Cannot listen on ${host}:${options.port}: ${error.message}`, { cause: error }));
     server.once('error', onError);
     server.listen(options.port, host, () => {
       server.off('error', onError);
@@ -127,10 +160,4 @@ async function handle(req: IncomingMessage, res: ServerResponse, routes: Record<
 
 function json(status: number, value: unknown): Reply {
   return { status, type: 'application/json; charset=utf-8', body: `${JSON.stringify(value)}\n` };
-}
-
-function describe(error: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = error; e instanceof Error; e = e.cause) parts.push(e.message);
-  return parts.join(': ') || String(error);
 }

@@ -1,4 +1,4 @@
-import type { ServiceLogger } from './startScheduler.js';
+import type { Logger } from '../log/Logger.js';
 
 /** The logger interface node-cron takes (its TaskOptions `logger`). */
 export interface CronLogger {
@@ -13,7 +13,7 @@ export interface CronLogger {
  * of the service, with the job's name. Its default logger writes colored text to the console,
  * which breaks a stream of JSON lines.
  */
-export function cronLogger(logger: ServiceLogger, job: string): CronLogger {
+export function cronLogger(logger: Logger, job: string): CronLogger {
   const withError = (message: string | Error, err?: Error) => {
     const error = err ?? (message instanceof Error ? message : undefined);
     return [error === undefined ? { job } : { job, err: error }, message instanceof Error ? message.message : message] as const;

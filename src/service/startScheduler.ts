@@ -1,27 +1,24 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { PredictionClient } from '../api/client/index.js';
 import type { Sql } from '../db/connect.js';
-import { acquireJobLock } from '../sql/jobLock.js';
-import { abortOrphanedRuns } from '../sql/ingestRuns.js';
-import { runJob, type JobResult } from '../sync/runJob.js';
+import type { Logger } from '../log/Logger.js';
+import { DEFAULT_LEASE_TTL_SEC, takeJobLease } from '../lease/takeJobLease.js';
+import type { JobResult } from '../sync/runJob.js';
+import { runLeasedJob } from '../sync/runLeasedJob.js';
 import { cronLogger } from './cronLogger.js';
 import { JOB_EXPECTS_RECORDS, jobWork, type JobName, type JobSettings } from './jobKinds.js';
-import { pgRunCoordinator } from './pgRunCoordinator.js';
-
-/** The few logger methods used here; a pino logger fits. */
-export interface ServiceLogger {
-  debug(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
+import { pgRunCoordinator, type RunCoordinator } from './pgRunCoordinator.js';
 
 export type RunOutcome = JobResult | { job: JobName; status: 'failed'; error: unknown; durationMs: number };
 
 export interface SchedulerOptions {
+  /** The pool every job works through; the job leases are taken and renewed through it too. */
   sql: Sql;
-  /** For the job locks, each held on a connection of its own. */
-  databaseUrl: string;
+  /**
+   * Lifetime of a job's lease, renewed every third of it while the job runs. An instance that
+   * crashed keeps its jobs from running elsewhere this long. Default DEFAULT_LEASE_TTL_SEC (30 s).
+   */
+  leaseTtlMs?: number;
   /** The client each job sends through: one queue, a priority per job. */
   clientFor: (job: JobName) => PredictionClient;
   jobs: readonly { name: JobName; schedule: string }[];
@@ -30,8 +27,14 @@ export interface SchedulerOptions {
   settings: JobSettings;
   /** Names this process in job_ticks. */
   instanceId: string;
-  logger: ServiceLogger;
+  logger: Logger;
   onRunFinished?: (outcome: RunOutcome) => void;
+  /**
+   * Called whenever a job makes progress (the liveness signal of /healthz): a tick claimed by
+   * another instance, a job found running elsewhere, each page or batch a run commits, a run's end.
+   * A tick that cannot reach the database calls nothing. Default: nothing.
+   */
+  onProgress?: (job: JobName) => void;
   now?: () => Date;
 }
 
@@ -44,8 +47,9 @@ export interface Scheduler {
 
 /**
  * Schedules the jobs with node-cron (UTC). Each tick runs on exactly one instance (claimed in
- * prediction.job_ticks) and only if no instance is still running the same job (its advisory lock);
- * every write of a run is fenced by that lock, so an instance that lost it commits nothing more.
+ * prediction.job_ticks) and only if no instance is still running the same job (its lease in
+ * prediction.job_leases); every write of a run is fenced by that lease, and a run whose lease is
+ * lost stops: an instance that lost it commits nothing more.
  */
 export function startScheduler(options: SchedulerOptions): Scheduler {
   const now = options.now ?? (() => new Date());
@@ -53,21 +57,25 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
   const running = new Set<Promise<void>>();
   const tasks = new Map<JobName, ScheduledTask>();
 
+  const leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_SEC * 1000;
+
   const tick = async (job: JobName) => {
     if (stopping.signal.aborted) return;
-    const lock = await acquireJobLock(options.databaseUrl, job, { wait: false });
-    if (!lock) {
+    const lease = await takeJobLease(options.sql, job, { holder: options.instanceId, ttlMs: leaseTtlMs });
+    // Progress for liveness: the database answered and the job is in hand, here or elsewhere.
+    options.onProgress?.(job);
+    if (!lease) {
       options.logger.info({ job }, 'job is still running on another instance; tick skipped');
       return;
     }
     const startedMs = Date.now();
     try {
-      await abortOrphanedRuns(options.sql, job, now());
       const deadline = tasks.get(job)?.getNextRun() ?? new Date(Date.now() + 60_000);
       const work = jobWork(job, options.settings);
-      const result = await runJob(
+      const result = await runLeasedJob(
         options.sql,
         options.clientFor(job),
+        lease,
         job,
         {
           providers: options.providers,
@@ -75,22 +83,25 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
           maxRejectedPercent: options.settings.maxRejectedPercent,
           expectRecords: JOB_EXPECTS_RECORDS[job],
           signal: stopping.signal,
-          fence: lock.fence,
           now,
+          // Called after each committed page or batch: a long first crawl is progress too.
+          progress: () => options.onProgress?.(job),
         },
         (ctx) => work(ctx, deadline),
       );
+      options.onProgress?.(job);
       const fields = { job, runId: result.runId, status: result.status, durationMs: result.durationMs, ...result.totals };
-      if (result.degradation === null) options.logger.info(fields, 'job finished');
+      if (lease.lost.aborted && !stopping.signal.aborted)
+        options.logger.error({ ...fields, err: lease.lost.reason }, 'job stopped: it lost its lease');
+      else if (result.degradation === null) options.logger.info(fields, 'job finished');
       else options.logger.error({ ...fields, degradation: result.degradation }, `job degraded: ${result.degradation}`);
       options.onRunFinished?.(result);
     } catch (error) {
       // A stop cuts requests off mid-run by design: its run is recorded as aborted, not an error.
       if (stopping.signal.aborted) options.logger.info({ job, err: error }, 'job stopped by shutdown');
+      else if (lease.lost.aborted) options.logger.error({ job, err: error, lease: lease.lost.reason }, 'job stopped: it lost its lease');
       else options.logger.error({ job, err: error }, 'job failed');
       options.onRunFinished?.({ job, status: 'failed', error, durationMs: Date.now() - startedMs });
-    } finally {
-      await lock.release();
     }
   };
 
@@ -107,7 +118,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
         timezone: 'Etc/UTC',
         noOverlap: true,
         distributed: true,
-        runCoordinator: pgRunCoordinator(options.sql, name, options.instanceId, now),
+        runCoordinator: handedOver(pgRunCoordinator(options.sql, name, options.instanceId, now), () => options.onProgress?.(name)),
         logger: cronLogger(options.logger, name),
       },
     );
@@ -123,6 +134,17 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       stopping.abort();
       await Promise.all([...tasks.values()].map((t) => t.stop()));
       await Promise.allSettled([...running]);
+    },
+  };
+}
+
+/** A coordinator that also reports a tick another instance claimed: the database answered, the job is in hand. */
+function handedOver(coordinator: RunCoordinator, onHandedOver: () => void): RunCoordinator {
+  return {
+    async shouldRun(key, ttlMs) {
+      const mine = await coordinator.shouldRun(key, ttlMs);
+      if (!mine) onHandedOver();
+      return mine;
     },
   };
 }

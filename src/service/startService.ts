@@ -2,10 +2,12 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { PredictionClient } from '../api/client/index.js';
 import { connect, type Database } from '../db/connect.js';
-import type { Logger } from '../ops/createLogger.js';
+import type { Logger } from '../log/Logger.js';
 import type { Metrics } from '../ops/metrics.js';
+import { createLiveness, type Liveness } from '../ops/liveness.js';
 import { createReadiness } from '../ops/readiness.js';
 import { startOpsServer, type OpsServer } from '../ops/startOpsServer.js';
+import { DEFAULT_LEASE_TTL_SEC } from '../lease/takeJobLease.js';
 import { lastSuccessfulRuns, latestRunStatuses } from '../sql/ingestRuns.js';
 import { JOB_NAMES, type JobName } from './jobKinds.js';
 import { startScheduler, type RunOutcome, type Scheduler } from './startScheduler.js';
@@ -24,6 +26,13 @@ export interface ServiceOptions {
   maxRejectedPercent: number;
   orderBookMaxAgeSec: number;
   ops: { host: string; port: number };
+  /**
+   * Lifetime of a job's lease (PREDICTION_LEASE_TTL_SEC), renewed every third of it: after a crash,
+   * another instance takes the jobs over within this. Default DEFAULT_LEASE_TTL_SEC (30).
+   */
+  leaseTtlSec?: number;
+  /** The writers' statement_timeout (PREDICTION_DB_STATEMENT_TIMEOUT_SEC); their lock timeout and deadlines follow. Default 20 000. */
+  statementTimeoutMs?: number;
 }
 
 export interface Service {
@@ -31,7 +40,7 @@ export interface Service {
   readonly opsUrl: string;
   /**
    * Graceful stop: no new tick, no request sent any more (queued ones rejected, those in flight
-   * aborted), running jobs end after their page commits or rolls back, locks released, pools closed.
+   * aborted), running jobs end after their page commits or rolls back, leases released, pools closed.
    */
   stop(): Promise<void>;
 }
@@ -39,17 +48,19 @@ export interface Service {
 /** Starts the scheduled jobs and the ops server over an already migrated database. */
 export async function startService(options: ServiceOptions): Promise<Service> {
   const instanceId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const database: Database = connect(options.databaseUrl, { max: 6 });
+  const database: Database = connect(options.databaseUrl, { max: 6, statementTimeoutMs: options.statementTimeoutMs });
   // A pool of its own: a readiness probe must not queue behind long write transactions.
-  const probe = connect(options.databaseUrl, { max: 1, applicationName: 'prediction-ingest readiness' });
+  const probe = connect(options.databaseUrl, { max: 1, role: 'probe', applicationName: 'prediction-ingest readiness' });
   for (const [job, at] of await lastSuccessfulRuns(database.sql, JOB_NAMES)) options.metrics.markJobSuccess(job, at.getTime());
 
   let scheduler: Scheduler | undefined;
   let ops: OpsServer | undefined;
+  // Created once the scheduler knows each job's period; the first tick comes later than that.
+  let liveness: Liveness | undefined;
   try {
     scheduler = startScheduler({
       sql: database.sql,
-      databaseUrl: options.databaseUrl,
+      leaseTtlMs: (options.leaseTtlSec ?? DEFAULT_LEASE_TTL_SEC) * 1000,
       clientFor: options.clientFor ?? (() => options.client),
       jobs: JOB_NAMES.map((name) => ({ name, schedule: options.schedules[name] })),
       providers: options.providers,
@@ -58,15 +69,18 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       instanceId,
       logger: options.logger,
       onRunFinished: (outcome) => record(options.metrics, outcome),
+      onProgress: (job) => liveness?.markProgress(job),
     });
+    const periods = JOB_NAMES.map((name) => ({ name, expectedPeriodMs: scheduler!.periodMs(name) }));
+    liveness = createLiveness({ jobs: periods });
     const readiness = createReadiness({
       sql: probe.sql,
-      jobs: JOB_NAMES.map((name) => ({ name, expectedPeriodMs: scheduler!.periodMs(name) })),
+      jobs: periods,
       // From the database, not this process's memory: a hot standby runs no job itself, yet the data is fresh.
       lastSuccess: async (job) => (await lastSuccessfulRuns(probe.sql, [job])).get(job)?.getTime() ?? null,
       lastOutcome: async (job) => (await latestRunStatuses(probe.sql, [job])).get(job) ?? null,
     });
-    ops = await startOpsServer({ ...options.ops, metrics: options.metrics, readiness, logger: options.logger });
+    ops = await startOpsServer({ ...options.ops, metrics: options.metrics, readiness, liveness, logger: options.logger });
   } catch (error) {
     await scheduler?.stop();
     await Promise.all([database.close(), probe.close()]);
@@ -80,9 +94,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     opsUrl: ops.url,
     stop: () =>
       (stopped ??= (async () => {
-        // Abort the client first: from here on not a single request leaves the process.
+        // Running jobs are told first, so that they end as 'aborted' with what they fetched committed;
+        // then the client drops whatever is still queued, waiting or in flight.
+        const jobsStopped = scheduler!.stop();
         await options.client.abort();
-        await scheduler!.stop();
+        await jobsStopped;
         await ops!.close();
         await Promise.all([database.close(), probe.close()]);
         options.logger.info({ instanceId }, 'service stopped');

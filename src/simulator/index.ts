@@ -1,13 +1,13 @@
 /** Public surface of the simulator (tests and the `simulate` command import from here). */
 export { startSimulator, type Simulator } from './startSimulator.js';
 export type { SimulatorOptions, ClockMode } from './simulatorOptions.js';
-export { World, DEFAULT_START_SEC, type WorldOptions, type AddEventOptions } from './world/world.js';
+export { World, DEFAULT_START_SEC, type WorldOptions, type AddEventOptions } from './World.js';
 export type { StepReport } from './world/step.js';
 export type { EventQuery, SortBy, SortDirection, ListFilter } from './world/listing.js';
 export type { SimEvent, SimMarket, SimProvider, SimCategory, SimEventCategory, Outcome } from './world/simTypes.js';
-export { UNDOCUMENTED_CATEGORIES, type UndocumentedCategory } from './world/undocumentedCatalog.js';
+export { UNDOCUMENTED_CATEGORIES, type UndocumentedCategory } from './world/simTypes.js';
 export type * from './world/wireTypes.js';
-export { WIRE_SHAPES, RECORD_SHAPES, type WireShape, type RecordShape } from './shapes/wireShape.js';
+export { WIRE_SHAPES, RECORD_SHAPES, type WireShape, type RecordShape } from './world/wireShape.js';
 export type { EventBody, MarketBody, OrderBookBody } from './shapes/renderBodies.js';
 export type * from './shapes/liveWireTypes.js';
 export type * from './shapes/legacyWireTypes.js';

@@ -1,5 +1,5 @@
 /** Steps a world with the wall clock: every `stepEveryMs`, by the whole simulated seconds elapsed. */
-import type { World } from './world/world.js';
+import type { World } from './World.js';
 
 export interface RealtimeDriver {
   stop(): void;
@@ -9,7 +9,13 @@ export interface RealtimeDriver {
  * `speed` is simulated seconds per real second (1 = real time, 60 = a minute per second).
  * Sub-second remainders carry over, so slow ticks lose no time.
  */
-export function startRealtimeDriver(world: World, stepEveryMs: number, speed: number, nowMs: () => number, onError: (err: unknown) => void): RealtimeDriver {
+export function startRealtimeDriver(
+  world: World,
+  stepEveryMs: number,
+  speed: number,
+  nowMs: () => number,
+  onError: (err: unknown) => void,
+): RealtimeDriver {
   let lastMs = nowMs();
   let carrySec = 0;
   const timer = setInterval(() => {

@@ -1,8 +1,8 @@
 /** Options of `startSimulator`, each with its default, and their validation. */
 import type { FaultSettings } from './faults/faultSettings.js';
 import { validateRateLimit, type RateLimit } from './limits/slidingWindowLimiter.js';
-import { validateWireShape, type WireShape } from './shapes/wireShape.js';
-import { DEFAULT_START_SEC, type WorldOptions } from './world/world.js';
+import { validateWireShape, type WireShape } from './world/wireShape.js';
+import { DEFAULT_START_SEC, type WorldOptions } from './World.js';
 
 export type ClockMode = 'manual' | 'realtime';
 
@@ -78,13 +78,23 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
   if (o.apiKey !== undefined && o.apiKey === '') throw new RangeError('apiKey must not be empty when set');
   const { rateLimit, keylessRateLimit } = o;
   const shape = validateWireShape('shape', o.shape ?? 'live');
-  const worldOptions: WorldOptions = { seed: o.seed, markets: o.markets, tradesPerMarketHour: o.tradesPerMarketHour, newEventsPerDay: o.newEventsPerDay, settlementLagSec: o.settlementLagSec, shape };
+  const worldOptions: WorldOptions = {
+    seed: o.seed,
+    markets: o.markets,
+    tradesPerMarketHour: o.tradesPerMarketHour,
+    newEventsPerDay: o.newEventsPerDay,
+    settlementLagSec: o.settlementLagSec,
+    shape,
+  };
   return {
     world: { ...worldOptions, startSec: o.startSec ?? (clock === 'realtime' ? Math.floor(nowMs() / 1000) : DEFAULT_START_SEC) },
     port,
     apiKey: o.apiKey,
     rateLimit: validateRateLimit({ requests: rateLimit?.requests ?? 600, windowMs: rateLimit?.windowMs ?? DEFAULT_WINDOW_MS }, 'rateLimit'),
-    keylessRateLimit: validateRateLimit({ requests: keylessRateLimit?.requests ?? 60, windowMs: keylessRateLimit?.windowMs ?? DEFAULT_WINDOW_MS }, 'keylessRateLimit'),
+    keylessRateLimit: validateRateLimit(
+      { requests: keylessRateLimit?.requests ?? 60, windowMs: keylessRateLimit?.windowMs ?? DEFAULT_WINDOW_MS },
+      'keylessRateLimit',
+    ),
     maxPageSize: positiveInt('maxPageSize', o.maxPageSize ?? 20),
     subSecondRetryAfter: o.subSecondRetryAfter ?? false,
     clock,

@@ -3,13 +3,14 @@
  * HTTP on 127.0.0.1, with auth, a sliding-window rate limit, runtime fault injection and a
  * request log for tests.
  */
+import { errorChainMessage } from '../errors/errorChainMessage.js';
 import { Faults } from './faults/faults.js';
 import { SlidingWindowLimiter, validateRateLimit, type RateLimit } from './limits/slidingWindowLimiter.js';
 import { RequestLog, type RequestCounters, type RequestRecord } from './observe/requestLog.js';
 import { startRealtimeDriver } from './realtimeDriver.js';
 import { startHttpServer, type ServingSettings } from './server/httpServer.js';
 import { positiveInt, resolveOptions, type SimulatorOptions } from './simulatorOptions.js';
-import { World } from './world/world.js';
+import { World } from './World.js';
 
 export interface Simulator {
   /** Base URL including the prefix, e.g. http://127.0.0.1:PORT/prediction/v1 */
@@ -42,7 +43,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const server = await startHttpServer({ world, settings, limiters, faults, log, nowMs: o.nowMs }, o.port);
   const driver =
     o.clock === 'realtime'
-      ? startRealtimeDriver(world, o.stepEveryMs, o.speed, o.nowMs, (err) => console.error('simulator: world step failed:', err))
+      ? startRealtimeDriver(world, o.stepEveryMs, o.speed, o.nowMs, (err) =>
+          process.stderr.write(`simulator: world step failed: ${errorChainMessage(err)}\n`),
+        )
       : undefined;
   let stopped: Promise<void> | undefined;
 

@@ -1,11 +1,20 @@
 // Longer than most files: the chunk pipeline and the two statements it runs read best together.
 import { hash } from 'node:crypto';
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { bindArray, type BindAs, type Queryable } from './queryable.js';
+import { sqlNames, type ColumnKey } from './sqlNames.js';
+
+/** The columns changeOnlyUpsert maintains itself, which every table it writes has. */
+type Bookkeeping = 'firstSeenAt' | 'lastSeenAt' | 'changedAt' | 'contentHash';
+
+/** A table changeOnlyUpsert can write: one with the bookkeeping columns. */
+export type ChangeTrackedTable = PgTable & { [K in Bookkeeping]: PgColumn };
 
 /** One column of a change-only upsert: its values travel as one array parameter. */
-export interface UpsertColumn<Row> {
-  column: string;
+export interface UpsertColumn<T extends ChangeTrackedTable, Row> {
+  /** The column, by its TS key in the drizzle schema. */
+  column: Exclude<ColumnKey<T>, Bookkeeping>;
   /** Array element type the values are bound as: text, float8, boolean. */
   bindAs: BindAs;
   /** SQL turning the bound value `{}` into the column's type, e.g. "to_timestamp({})"; default "{}". */
@@ -49,8 +58,8 @@ const PREPARED = { prepare: true } as const;
 const YIELD_ROWS = 250;
 
 /**
- * Upserts a batch into a table with `first_seen_at`, `last_seen_at`, `changed_at` and
- * `content_hash` columns, chunk by chunk, in two steps each:
+ * Upserts a batch into a table with firstSeenAt, lastSeenAt, changedAt and contentHash columns
+ * (first_seen_at, last_seen_at, changed_at, content_hash), chunk by chunk, in two steps each:
  *
  * 1. Only keys and content hashes travel: rows whose stored hash matches are unchanged, and just
  *    get their last_seen_at moved (a narrow update that stays HOT: last_seen_at is in no index).
@@ -63,14 +72,26 @@ const YIELD_ROWS = 250;
  * The compare-then-write is race-free because writers hold the write lock (acquireWriteLock). An
  * observation older than the stored one changes nothing. Keys must be unique within the batch.
  */
-export async function changeOnlyUpsert<Row>(
+export async function changeOnlyUpsert<T extends ChangeTrackedTable, Row>(
   sql: Queryable,
-  table: string,
-  key: UpsertColumn<Row>,
-  columns: readonly UpsertColumn<Row>[],
+  table: T,
+  key: UpsertColumn<T, Row>,
+  columns: readonly UpsertColumn<T, Row>[],
   rows: readonly Row[],
   observedAt: Date,
 ): Promise<UpsertCounts> {
+  const names = sqlNames(table);
+  // T's columns include the bookkeeping ones (ChangeTrackedTable), which TS cannot see through ColumnKey<T>.
+  const quoted = names.quoted as Readonly<Record<ColumnKey<T> | Bookkeeping, string>>;
+  const target: Target = {
+    table: names.quotedTable,
+    key: quoted[key.column],
+    firstSeenAt: quoted.firstSeenAt,
+    lastSeenAt: quoted.lastSeenAt,
+    changedAt: quoted.changedAt,
+    contentHash: quoted.contentHash,
+  };
+  const named = columns.map((c) => ({ ...c, column: quoted[c.column] }));
   const at = observedAt.toISOString();
   const writes: Promise<UpsertCounts>[] = [];
   for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
@@ -80,21 +101,21 @@ export async function changeOnlyUpsert<Row>(
     for (const row of chunk) {
       // Only the hash is kept; the few rows sent in full compute their values again. Kept for
       // every row, the values survived into V8's old generation and doubled the GC work.
-      hashes.push(contentHash(columns, row));
+      hashes.push(contentHash(named, row));
       if (hashes.length % YIELD_ROWS === 0) await nextMacrotask();
     }
     // The rest of this chunk goes in full as soon as its unchanged rows are known, while later
     // chunks are still being hashed: the statements queue on the connection in order.
-    const write = bumpUnchanged(sql, table, key.column, keys, hashes, at).then(async (matched) => {
+    const write = bumpUnchanged(sql, target, keys, hashes, at).then(async (matched) => {
       const unchanged = new Set(matched);
       const rest = chunk.flatMap((row, i) => (unchanged.has(keys[i]!) ? [] : [{ row, i }]));
       if (rest.length === 0) return { inserted: 0, updated: 0, unchanged: unchanged.size };
       const counts = await upsertInFull(
         sql,
-        table,
-        { ...key, values: rest.map(({ i }) => keys[i]) },
-        columns.map((c) => ({ ...c, values: rest.map(({ row }) => c.value(row)) })),
-        { column: 'content_hash', bindAs: 'text', values: rest.map(({ i }) => hashes[i]) },
+        target,
+        { ...key, column: target.key, values: rest.map(({ i }) => keys[i]) },
+        named.map((c) => ({ ...c, values: rest.map(({ row }) => c.value(row)) })),
+        { column: target.contentHash, bindAs: 'text', values: rest.map(({ i }) => hashes[i]) },
         at,
       );
       return { ...counts, unchanged: counts.unchanged + unchanged.size };
@@ -112,6 +133,19 @@ export async function changeOnlyUpsert<Row>(
   return total;
 }
 
+/** The quoted SQL names of the table and of the columns every statement here names. */
+interface Target {
+  table: string;
+  key: string;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  changedAt: string;
+  contentHash: string;
+}
+
+/** An upsert column with its SQL name (quoted) in place of its TS key. */
+type NamedColumn<Row> = Omit<UpsertColumn<ChangeTrackedTable, Row>, 'column'> & { column: string };
+
 /**
  * Returns the keys whose stored hash equals the one sent, and moves their last_seen_at (unless
  * already at `at` or later). `= any($1)` makes the planner probe the primary key for just these
@@ -119,15 +153,16 @@ export async function changeOnlyUpsert<Row>(
  * table, 10x slower at 100k rows. The update finds the matched rows again by ctid, which the
  * write lock keeps stable within the statement, instead of probing the key a second time.
  */
-async function bumpUnchanged(sql: Queryable, table: string, keyColumn: string, keys: string[], hashes: string[], at: string): Promise<string[]> {
+async function bumpUnchanged(sql: Queryable, target: Target, keys: string[], hashes: string[], at: string): Promise<string[]> {
+  const { table, key, lastSeenAt, contentHash: hashColumn } = target;
   const matched = await sql.unsafe<{ k: string }[]>(
     `with matched as (
-       select s.ctid as row_id, s.${keyColumn} as k, s.last_seen_at < $3::timestamptz as stale
-       from ${table} s join unnest($1::text[], $2::text[]) as i(k, h) on s.${keyColumn} = i.k and s.content_hash = i.h
-       where s.${keyColumn} = any($1::text[])
+       select s.ctid as row_id, s.${key} as k, s.${lastSeenAt} < $3::timestamptz as stale
+       from ${table} s join unnest($1::text[], $2::text[]) as i(k, h) on s.${key} = i.k and s.${hashColumn} = i.h
+       where s.${key} = any($1::text[])
      ),
      bumped as (
-       update ${table} s set last_seen_at = $3::timestamptz from matched m where m.stale and s.ctid = m.row_id
+       update ${table} s set ${lastSeenAt} = $3::timestamptz from matched m where m.stale and s.ctid = m.row_id
        returning 1
      )
      select k from matched`,
@@ -142,7 +177,7 @@ async function bumpUnchanged(sql: Queryable, table: string, keyColumn: string, k
  * length-prefixed, so null, "null" and adjacent values never run together. One string and one
  * hash call per row: feeding the hash value by value cost twice as much.
  */
-function contentHash<Row>(columns: readonly UpsertColumn<Row>[], row: Row): string {
+function contentHash<Row>(columns: readonly NamedColumn<Row>[], row: Row): string {
   let framed = '';
   for (const column of columns) {
     const value = column.value(row);
@@ -157,16 +192,17 @@ function contentHash<Row>(columns: readonly UpsertColumn<Row>[], row: Row): stri
 }
 
 /** A column with its values picked for the full path. */
-type BoundColumn = Omit<UpsertColumn<never>, 'value'> & { values: readonly unknown[] };
+type BoundColumn = Omit<NamedColumn<never>, 'value'> & { values: readonly unknown[] };
 
 async function upsertInFull(
   sql: Queryable,
-  table: string,
+  target: Target,
   key: BoundColumn,
   columns: readonly BoundColumn[],
   hash: BoundColumn,
   at: string,
 ): Promise<UpsertCounts> {
+  const { table, firstSeenAt, lastSeenAt, changedAt, contentHash: hashColumn } = target;
   const all = [key, ...columns, hash];
   const names = all.map((c) => c.column);
   const content = columns.map((c) => c.column);
@@ -184,26 +220,26 @@ async function upsertInFull(
     ),
     merged as (
       select t.${key.column}, ${columns.map((c) => (c.keepStoredWhenNull ? `coalesce(t.${c.column}, s.${c.column}) as ${c.column}` : `t.${c.column}`)).join(', ')},
-             t.content_hash, s.${key.column} is null as is_new, s.last_seen_at as stored_seen_at,
+             t.${hashColumn}, s.${key.column} is null as is_new, s.${lastSeenAt} as stored_seen_at,
              s.${key.column} is not null and (${list('s.', content)}) is not distinct from
                (${columns.map((c) => (c.keepStoredWhenNull ? `coalesce(t.${c.column}, s.${c.column})` : `t.${c.column}`)).join(', ')}) as same
       from typed t left join ${table} s using (${key.column})
     ),
     written as (
-      insert into ${table} as s (${names.join(', ')}, first_seen_at, last_seen_at, changed_at)
+      insert into ${table} as s (${names.join(', ')}, ${firstSeenAt}, ${lastSeenAt}, ${changedAt})
       select ${names.join(', ')}, ${atParam}, ${atParam}, ${atParam}
       from merged where not same and (is_new or stored_seen_at < ${atParam})
       on conflict (${key.column}) do update set
-        ${[...content, 'content_hash'].map((c) => `${c} = excluded.${c}`).join(', ')},
-        last_seen_at = excluded.last_seen_at, changed_at = excluded.changed_at
-      where s.last_seen_at < excluded.last_seen_at
+        ${[...content, hashColumn].map((c) => `${c} = excluded.${c}`).join(', ')},
+        ${lastSeenAt} = excluded.${lastSeenAt}, ${changedAt} = excluded.${changedAt}
+      where s.${lastSeenAt} < excluded.${lastSeenAt}
       returning (xmax = 0) as inserted
     ),
     seen as (
       -- Same values in another form (e.g. without the metadata a fuller record supplied): remember
       -- this form's hash, so the next identical record takes the fast path.
-      update ${table} s set last_seen_at = ${atParam}, content_hash = m.content_hash
-      from merged m where m.same and s.${key.column} = m.${key.column} and s.last_seen_at < ${atParam}
+      update ${table} s set ${lastSeenAt} = ${atParam}, ${hashColumn} = m.${hashColumn}
+      from merged m where m.same and s.${key.column} = m.${key.column} and s.${lastSeenAt} < ${atParam}
       returning 1
     )
     select (select count(*) filter (where inserted) from written)::int as inserted,

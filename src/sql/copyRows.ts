@@ -7,7 +7,8 @@ export type CopyField = string | number | null;
 
 /**
  * Streams rows into `table (columns)` with COPY FROM STDIN (text format): the fastest bulk path
- * Postgres has. Rows must already be valid: postgres.js 3.4 can hang when the server rejects a row
+ * Postgres has. `table` and `columns` are SQL text, put into the statement as they are: quote
+ * them where needed (a schema table's are sqlNames(table).quotedTable and .quoted). Rows must already be valid: postgres.js 3.4 can hang when the server rejects a row
  * mid-COPY, so a deadline destroys the stream rather than waiting forever.
  */
 export function copyRows(
@@ -17,9 +18,15 @@ export function copyRows(
   rows: Iterable<readonly CopyField[]>,
   deadlineMs?: number,
 ): Promise<void> {
-  return copyLines(sql, table, columns, (function* () {
-    for (const row of rows) yield row.map(copyField).join('\t') + '\n';
-  })(), deadlineMs);
+  return copyLines(
+    sql,
+    table,
+    columns,
+    (function* () {
+      for (const row of rows) yield row.map(copyField).join('\t') + '\n';
+    })(),
+    deadlineMs,
+  );
 }
 
 /** As copyRows, for rows already encoded: each a line of copyField-escaped fields joined by tabs. */

@@ -1,6 +1,12 @@
 import { MAX_ERROR_CHAIN_CHARS } from '../errors/errorChainMessage.js';
 import { sanitizeText } from '../errors/sanitizeText.js';
+import { ingestRuns } from '../schema/index.js';
 import type { Queryable } from './queryable.js';
+import { selection, sqlNames, type RowOf } from './sqlNames.js';
+
+const { table: runs, col: c } = sqlNames(ingestRuns);
+const RUN_ID = selection(ingestRuns, ['runId']);
+const OUTCOME = selection(ingestRuns, ['status', 'finishedAt', 'error']);
 
 /**
  * 'degraded': the run completed and stored what it accepted, but rejected more than its threshold
@@ -28,10 +34,10 @@ export interface RunTotals {
 
 /** Opens an ingest_runs row, committed at once so a crashed run stays visible. */
 export async function startRun(sql: Queryable, job: string, startedAt: Date): Promise<number> {
-  const [row] = await sql<{ run_id: string }[]>`
-    insert into prediction.ingest_runs (job, started_at, status) values (${job}, ${startedAt}::timestamptz, 'running')
-    returning run_id`;
-  return Number(row!.run_id);
+  const [row] = await sql<RowOf<typeof RUN_ID>[]>`
+    insert into ${sql(runs)} (${sql(c.job)}, ${sql(c.startedAt)}, ${sql(c.status)}) values (${job}, ${startedAt}::timestamptz, 'running')
+    returning ${sql.unsafe(RUN_ID.text)}`;
+  return Number(row!.runId);
 }
 
 export async function finishRun(
@@ -43,14 +49,14 @@ export async function finishRun(
   error: string | null,
 ): Promise<void> {
   await sql`
-    update prediction.ingest_runs set
-      status = ${status}, finished_at = ${finishedAt}::timestamptz,
-      error = ${error === null ? null : sanitizeText(error, MAX_ERROR_CHAIN_CHARS)},
-      requests = ${totals.requests}, requests_by_status = ${sql.json(totals.requestsByStatus)},
-      records_seen = ${totals.recordsSeen}, records_written = ${totals.recordsWritten},
-      records_rejected = ${totals.recordsRejected}, rows_by_table = ${sql.json(totals.rowsByTable)},
-      records_by_endpoint = ${sql.json(recordsByEndpointJson(totals.recordsByEndpoint))}
-    where run_id = ${runId}`;
+    update ${sql(runs)} set
+      ${sql(c.status)} = ${status}, ${sql(c.finishedAt)} = ${finishedAt}::timestamptz,
+      ${sql(c.error)} = ${error === null ? null : sanitizeText(error, MAX_ERROR_CHAIN_CHARS)},
+      ${sql(c.requests)} = ${totals.requests}, ${sql(c.requestsByStatus)} = ${sql.json(totals.requestsByStatus)},
+      ${sql(c.recordsSeen)} = ${totals.recordsSeen}, ${sql(c.recordsWritten)} = ${totals.recordsWritten},
+      ${sql(c.recordsRejected)} = ${totals.recordsRejected}, ${sql(c.rowsByTable)} = ${sql.json(totals.rowsByTable)},
+      ${sql(c.recordsByEndpoint)} = ${sql.json(recordsByEndpointJson(totals.recordsByEndpoint))}
+    where ${sql(c.runId)} = ${runId}`;
 }
 
 /** The column's documented snake_case keys (COMMENT ON ingest_runs.records_by_endpoint). */
@@ -72,9 +78,9 @@ function recordsByEndpointJson(
  */
 export async function abortOrphanedRuns(sql: Queryable, job: string, now: Date): Promise<number> {
   const result = await sql`
-    update prediction.ingest_runs set status = 'aborted', finished_at = ${now}::timestamptz,
-      error = coalesce(error, 'the process ended before the run finished')
-    where job = ${job} and status = 'running'`;
+    update ${sql(runs)} set ${sql(c.status)} = 'aborted', ${sql(c.finishedAt)} = ${now}::timestamptz,
+      ${sql(c.error)} = coalesce(${sql(c.error)}, 'the process ended before the run finished')
+    where ${sql(c.job)} = ${job} and ${sql(c.status)} = 'running'`;
   return result.count;
 }
 
@@ -84,8 +90,8 @@ export async function abortOrphanedRuns(sql: Queryable, job: string, now: Date):
  */
 export async function lastSuccessfulRuns(sql: Queryable, jobs: readonly string[]): Promise<Map<string, Date>> {
   const rows = await sql<{ job: string; at: Date }[]>`
-    select job, max(finished_at) as at from prediction.ingest_runs
-    where job = any(${jobs as string[]}::text[]) and status in ('succeeded', 'degraded') group by job`;
+    select ${sql(c.job)} as job, max(${sql(c.finishedAt)}) as at from ${sql(runs)}
+    where ${sql(c.job)} = any(${jobs as string[]}::text[]) and ${sql(c.status)} in ('succeeded', 'degraded') group by ${sql(c.job)}`;
   return new Map(rows.map((r) => [r.job, r.at]));
 }
 
@@ -102,14 +108,15 @@ export interface LatestRunStatus {
 export async function latestRunStatuses(sql: Queryable, jobs: readonly string[]): Promise<Map<string, LatestRunStatus>> {
   // Runs of a job are serialized by its lock, so the latest started of the finished runs is the
   // latest finished: a backward probe of (job, started_at) per job, not a scan of its history.
-  const rows = await sql<{ job: string; status: LatestRunStatus['status']; finished_at: Date; error: string | null }[]>`
-    select j.job, r.status, r.finished_at, r.error
+  const rows = await sql<({ job: string } & RowOf<typeof OUTCOME>)[]>`
+    select j.job, r.*
     from unnest(${jobs as string[]}::text[]) as j(job)
     cross join lateral (
-      select status, finished_at, error from prediction.ingest_runs
-      where job = j.job and finished_at is not null
-      order by started_at desc, run_id desc
+      select ${sql.unsafe(OUTCOME.text)} from ${sql(runs)}
+      where ${sql(c.job)} = j.job and ${sql(c.finishedAt)} is not null
+      order by ${sql(c.startedAt)} desc, ${sql(c.runId)} desc
       limit 1
     ) r`;
-  return new Map(rows.map((r) => [r.job, { status: r.status, finishedAt: r.finished_at, error: r.error }]));
+  // The status column's check constraint allows only RunStatus values, and 'running' has no finished_at.
+  return new Map(rows.map((r) => [r.job, { status: r.status as LatestRunStatus['status'], finishedAt: r.finishedAt!, error: r.error }]));
 }

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Rejection } from '../domain/types.js';
+import { rejectedRecords } from '../schema/index.js';
 import { sanitizeText } from '../errors/sanitizeText.js';
 import { jsonText, type Queryable } from './queryable.js';
+import { sqlNames, uniqueConstraintName } from './sqlNames.js';
+
+const { table: rejected, col } = sqlNames(rejectedRecords);
+/** A record already quarantined: the same endpoint, entity and payload. */
+const IDENTITY_KEY = uniqueConstraintName(rejectedRecords, ['endpoint', 'entityId', 'payloadHash']);
 
 /** Longest reason stored: a reason names up to five issues, each quoting at most 40 characters of a value. */
 const MAX_REASON_CHARS = 1000;
@@ -27,23 +33,30 @@ export async function quarantineRecords(
 ): Promise<number> {
   if (records.length === 0) return 0;
   // The same record twice in one batch would make ON CONFLICT touch a row twice.
-  const unique = new Map(records.map((r) => {
-    const payload = storablePayload(r.payload);
-    const hash = createHash('sha256').update(payload).digest('base64url');
-    // The reason quotes upstream text: bounded and stripped of controls, so it can be stored and shown safely.
-    return [`${r.endpoint}\u0001${r.entityId ?? ''}\u0001${hash}`, { ...r, reason: sanitizeText(r.reason, MAX_REASON_CHARS), payload, hash }];
-  }));
+  const unique = new Map(
+    records.map((r) => {
+      const payload = storablePayload(r.payload);
+      const hash = createHash('sha256').update(payload).digest('base64url');
+      // The reason quotes upstream text: bounded and stripped of controls, so it can be stored and shown safely.
+      return [
+        `${r.endpoint}\u0001${r.entityId ?? ''}\u0001${hash}`,
+        { ...r, reason: sanitizeText(r.reason, MAX_REASON_CHARS), payload, hash },
+      ];
+    }),
+  );
   const rows = [...unique.values()];
   const result = await sql`
-    insert into prediction.rejected_records as r
-      (run_id, last_run_id, endpoint, entity_id, reason, payload, payload_hash, received_at, last_received_at)
+    insert into ${sql(rejected)} as r
+      (${sql(col.runId)}, ${sql(col.lastRunId)}, ${sql(col.endpoint)}, ${sql(col.entityId)}, ${sql(col.reason)}, ${sql(col.payload)},
+       ${sql(col.payloadHash)}, ${sql(col.receivedAt)}, ${sql(col.lastReceivedAt)})
     select ${runId}, ${runId}, endpoint, entity_id, reason, payload::jsonb, payload_hash, ${receivedAt}::timestamptz, ${receivedAt}::timestamptz
     from unnest(${rows.map((r) => r.endpoint)}::text[], ${rows.map((r) => r.entityId)}::text[],
                 ${rows.map((r) => r.reason)}::text[], ${rows.map((r) => r.payload)}::text[], ${rows.map((r) => r.hash)}::text[])
       as t(endpoint, entity_id, reason, payload, payload_hash)
-    on conflict on constraint rejected_records_identity_key do update
-      set last_received_at = excluded.last_received_at, last_run_id = excluded.last_run_id, reason = excluded.reason
-      where r.last_received_at < excluded.last_received_at
+    on conflict on constraint ${sql(IDENTITY_KEY)} do update
+      set ${sql(col.lastReceivedAt)} = excluded.${sql(col.lastReceivedAt)}, ${sql(col.lastRunId)} = excluded.${sql(col.lastRunId)},
+          ${sql(col.reason)} = excluded.${sql(col.reason)}
+      where r.${sql(col.lastReceivedAt)} < excluded.${sql(col.lastReceivedAt)}
     returning (xmax = 0) as inserted`;
   return result.filter((r) => r.inserted).length;
 }

@@ -1,4 +1,8 @@
+import { crawlCoverage } from '../schema/index.js';
 import type { Queryable } from './queryable.js';
+import { sqlNames } from './sqlNames.js';
+
+const { table: coverage, col: c } = sqlNames(crawlCoverage);
 
 /** One provider × category listing's progress within a run. */
 export interface CoverageUpdate {
@@ -22,11 +26,13 @@ export async function recordCoverage(
   if (update.listings.length === 0) return;
   const { listings, now, complete } = update;
   await sql`
-    insert into prediction.crawl_coverage (run_id, provider, category, started_at, finished_at, pages, events_seen, complete)
+    insert into ${sql(coverage)}
+      (${sql(c.runId)}, ${sql(c.provider)}, ${sql(c.category)}, ${sql(c.startedAt)}, ${sql(c.finishedAt)}, ${sql(c.pages)},
+       ${sql(c.eventsSeen)}, ${sql(c.complete)})
     select ${at.runId}, ${at.provider}, category, ${now}::timestamptz, ${complete ? now : null}::timestamptz, pages, events_seen, ${complete}
     from unnest(${listings.map((l) => l.category)}::text[], ${listings.map((l) => l.pages)}::int[], ${listings.map((l) => l.eventsSeen)}::int[])
       as t(category, pages, events_seen)
-    on conflict (run_id, provider, category) do update set
-      pages = excluded.pages, events_seen = excluded.events_seen,
-      finished_at = excluded.finished_at, complete = excluded.complete`;
+    on conflict (${sql(c.runId)}, ${sql(c.provider)}, ${sql(c.category)}) do update set
+      ${sql(c.pages)} = excluded.${sql(c.pages)}, ${sql(c.eventsSeen)} = excluded.${sql(c.eventsSeen)},
+      ${sql(c.finishedAt)} = excluded.${sql(c.finishedAt)}, ${sql(c.complete)} = excluded.${sql(c.complete)}`;
 }

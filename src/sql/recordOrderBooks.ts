@@ -1,8 +1,17 @@
 import { hash } from 'node:crypto';
+import { orderbookLevels, orderbookSnapshots } from '../schema/index.js';
 import type { OrderBook } from '../domain/types.js';
 import { copyField, copyLines } from './copyRows.js';
 import type { ObservationCounts } from './recordPricing.js';
 import type { Queryable } from './queryable.js';
+import { sqlNames, type ColumnKey } from './sqlNames.js';
+
+const { table: snapshots, col } = sqlNames(orderbookSnapshots);
+const LEVELS = sqlNames(orderbookLevels);
+/** The levels' COPY columns, in the order each line below writes its fields. */
+const LEVEL_COLUMNS = (['marketId', 'snapshotId', 'side', 'priceCents', 'size'] satisfies ColumnKey<typeof orderbookLevels>[]).map(
+  (key) => LEVELS.quoted[key],
+);
 
 export interface OrderBookCounts extends ObservationCounts {
   /** Level rows written for the new snapshots. */
@@ -34,24 +43,26 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Observ
         as t(market_id, content_hash, yes_levels, no_levels, is_null_text, observed_at)
     ),
     compared as (
-      select i.*, l.snapshot_id as latest_id, l.observed_at as latest_at,
-             l.content_hash is not distinct from i.content_hash as same
+      select i.*, l.${sql(col.snapshotId)} as latest_id, l.${sql(col.observedAt)} as latest_at,
+             l.${sql(col.contentHash)} is not distinct from i.content_hash as same
       from input i
       left join lateral (
-        select * from prediction.orderbook_snapshots s where s.market_id = i.market_id order by s.observed_at desc limit 1
+        select * from ${sql(snapshots)} s where s.${sql(col.marketId)} = i.market_id order by s.${sql(col.observedAt)} desc limit 1
       ) l on true
     ),
     inserted as (
-      insert into prediction.orderbook_snapshots (market_id, observed_at, last_observed_at, yes_levels, no_levels, content_hash, is_null)
+      insert into ${sql(snapshots)} (${sql(col.marketId)}, ${sql(col.observedAt)}, ${sql(col.lastObservedAt)}, ${sql(col.yesLevels)},
+        ${sql(col.noLevels)}, ${sql(col.contentHash)}, ${sql(col.isNull)})
       select market_id, observed_at, observed_at, yes_levels, no_levels, content_hash, is_null_text::boolean
       from compared where not same and (latest_at is null or latest_at < observed_at)
-      returning market_id, snapshot_id
+      returning ${sql(col.marketId)} as market_id, ${sql(col.snapshotId)} as snapshot_id
     ),
     confirmed as (
-      update prediction.orderbook_snapshots s set last_observed_at = c.observed_at
+      update ${sql(snapshots)} s set ${sql(col.lastObservedAt)} = c.observed_at
       from compared c
-      where c.same and s.market_id = c.market_id and s.snapshot_id = c.latest_id and s.last_observed_at < c.observed_at
-      returning s.market_id
+      where c.same and s.${sql(col.marketId)} = c.market_id and s.${sql(col.snapshotId)} = c.latest_id
+        and s.${sql(col.lastObservedAt)} < c.observed_at
+      returning s.${sql(col.marketId)} as market_id
     )
     select market_id, snapshot_id::text, false as confirmed from inserted
     union all select market_id, null, true from confirmed`;
@@ -60,14 +71,26 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Observ
   const created = rows.filter((r) => !r.confirmed && r.snapshot_id !== null);
   let levels = 0;
   // Encoded line by line rather than through per-level arrays: a book's first two fields are the same for all its levels.
-  await copyLines(sql, 'prediction.orderbook_levels', ['market_id', 'snapshot_id', 'side', 'price_cents', 'size'], (function* () {
-    for (const { market_id, snapshot_id } of created) {
-      const book = byMarket.get(market_id)!;
-      const head = `${copyField(market_id)}\t${copyField(snapshot_id)}\t`;
-      for (const l of book.yes) (levels++, yield `${head}yes\t${copyField(l.priceCents)}\t${copyField(l.size)}\n`);
-      for (const l of book.no) (levels++, yield `${head}no\t${copyField(l.priceCents)}\t${copyField(l.size)}\n`);
-    }
-  })());
+  await copyLines(
+    sql,
+    LEVELS.quotedTable,
+    LEVEL_COLUMNS,
+    (function* () {
+      for (const { market_id, snapshot_id } of created) {
+        const book = byMarket.get(market_id)!;
+        const head = `${copyField(market_id)}\t${copyField(snapshot_id)}\t`;
+        for (const [side, sideLevels] of [
+          ['yes', book.yes],
+          ['no', book.no],
+        ] as const) {
+          for (const l of sideLevels) {
+            levels++;
+            yield `${head}${side}\t${copyField(l.priceCents)}\t${copyField(l.size)}\n`;
+          }
+        }
+      }
+    })(),
+  );
   return { inserted: created.length, confirmed: rows.length - created.length, levels };
 }
 

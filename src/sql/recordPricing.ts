@@ -1,5 +1,9 @@
+import { pricingSnapshots } from '../schema/index.js';
 import type { Pricing } from '../domain/types.js';
 import type { Queryable } from './queryable.js';
+import { sqlNames } from './sqlNames.js';
+
+const { table: snapshots, col } = sqlNames(pricingSnapshots);
 
 export interface PricingObservation {
   marketId: string;
@@ -34,25 +38,26 @@ export async function recordPricing(
                   ${pick('volume')}::text[]) as t(market_id, buy_yes, buy_no, sell_yes, sell_no, volume)
     ),
     compared as (
-      select i.*, l.observed_at as latest_at, l.last_observed_at as latest_seen_at,
-             l.market_id is not null and (l.buy_yes_micro_usd, l.buy_no_micro_usd, l.sell_yes_micro_usd,
-               l.sell_no_micro_usd, l.volume) is not distinct from (i.buy_yes, i.buy_no, i.sell_yes, i.sell_no, i.volume) as same
+      select i.*, l.${sql(col.observedAt)} as latest_at, l.${sql(col.lastObservedAt)} as latest_seen_at,
+             l.${sql(col.marketId)} is not null and (l.${sql(col.buyYesMicroUsd)}, l.${sql(col.buyNoMicroUsd)}, l.${sql(col.sellYesMicroUsd)},
+               l.${sql(col.sellNoMicroUsd)}, l.${sql(col.volume)}) is not distinct from (i.buy_yes, i.buy_no, i.sell_yes, i.sell_no, i.volume) as same
       from input i
       left join lateral (
-        select * from prediction.pricing_snapshots p where p.market_id = i.market_id order by p.observed_at desc limit 1
+        select * from ${sql(snapshots)} p where p.${sql(col.marketId)} = i.market_id order by p.${sql(col.observedAt)} desc limit 1
       ) l on true
     ),
     inserted as (
-      insert into prediction.pricing_snapshots (market_id, observed_at, last_observed_at, buy_yes_micro_usd,
-        buy_no_micro_usd, sell_yes_micro_usd, sell_no_micro_usd, volume)
+      insert into ${sql(snapshots)} (${sql(col.marketId)}, ${sql(col.observedAt)}, ${sql(col.lastObservedAt)}, ${sql(col.buyYesMicroUsd)},
+        ${sql(col.buyNoMicroUsd)}, ${sql(col.sellYesMicroUsd)}, ${sql(col.sellNoMicroUsd)}, ${sql(col.volume)})
       select market_id, ${observedAt}::timestamptz, ${observedAt}::timestamptz, buy_yes, buy_no, sell_yes, sell_no, volume
       from compared where not same and (latest_at is null or latest_at < ${observedAt}::timestamptz)
       returning 1
     ),
     confirmed as (
-      update prediction.pricing_snapshots p set last_observed_at = ${observedAt}::timestamptz
+      update ${sql(snapshots)} p set ${sql(col.lastObservedAt)} = ${observedAt}::timestamptz
       from compared c
-      where c.same and p.market_id = c.market_id and p.observed_at = c.latest_at and p.last_observed_at < ${observedAt}::timestamptz
+      where c.same and p.${sql(col.marketId)} = c.market_id and p.${sql(col.observedAt)} = c.latest_at
+        and p.${sql(col.lastObservedAt)} < ${observedAt}::timestamptz
       returning 1
     )
     select (select count(*) from inserted)::int as inserted, (select count(*) from confirmed)::int as confirmed`;

@@ -1,5 +1,9 @@
+import { upstreamShapes } from '../schema/index.js';
 import { storablePayload } from './quarantineRecords.js';
 import { jsonText, type Queryable } from './queryable.js';
+import { sqlNames } from './sqlNames.js';
+
+const { table: shapes, col } = sqlNames(upstreamShapes);
 
 /** Records of one shape received from one endpoint in a batch. */
 export interface ShapeObservation {
@@ -43,8 +47,9 @@ export async function recordShapes(
   // In key order, so concurrent writers lock the rows they share in the same order (no deadlock).
   const rows = [...byShape.values()].sort((a, b) => compare(a.endpoint, b.endpoint) || compare(a.fingerprint, b.fingerprint));
   const result = await sql`
-    insert into prediction.upstream_shapes as s
-      (endpoint, fingerprint, paths, example, records_seen, first_seen_at, last_seen_at, first_run_id, last_run_id)
+    insert into ${sql(shapes)} as s
+      (${sql(col.endpoint)}, ${sql(col.fingerprint)}, ${sql(col.paths)}, ${sql(col.example)}, ${sql(col.recordsSeen)},
+       ${sql(col.firstSeenAt)}, ${sql(col.lastSeenAt)}, ${sql(col.firstRunId)}, ${sql(col.lastRunId)})
     select t.endpoint, t.fingerprint,
            array(select p.path from jsonb_array_elements_text(t.paths::jsonb) with ordinality as p(path, ord) order by p.ord),
            t.example::jsonb, t.records_seen::bigint,
@@ -53,12 +58,14 @@ export async function recordShapes(
                 ${rows.map((r) => jsonText(storablePaths(r.paths)))}::text[], ${rows.map((r) => storablePayload(r.example))}::text[],
                 ${rows.map((r) => String(r.count))}::text[])
       as t(endpoint, fingerprint, paths, example, records_seen)
-    on conflict (endpoint, fingerprint) do update set
-      records_seen = s.records_seen + excluded.records_seen,
-      last_run_id = case when excluded.last_seen_at > s.last_seen_at then excluded.last_run_id else s.last_run_id end,
-      last_seen_at = greatest(s.last_seen_at, excluded.last_seen_at),
-      first_run_id = case when excluded.first_seen_at < s.first_seen_at then excluded.first_run_id else s.first_run_id end,
-      first_seen_at = least(s.first_seen_at, excluded.first_seen_at)
+    on conflict (${sql(col.endpoint)}, ${sql(col.fingerprint)}) do update set
+      ${sql(col.recordsSeen)} = s.${sql(col.recordsSeen)} + excluded.${sql(col.recordsSeen)},
+      ${sql(col.lastRunId)} = case when excluded.${sql(col.lastSeenAt)} > s.${sql(col.lastSeenAt)}
+        then excluded.${sql(col.lastRunId)} else s.${sql(col.lastRunId)} end,
+      ${sql(col.lastSeenAt)} = greatest(s.${sql(col.lastSeenAt)}, excluded.${sql(col.lastSeenAt)}),
+      ${sql(col.firstRunId)} = case when excluded.${sql(col.firstSeenAt)} < s.${sql(col.firstSeenAt)}
+        then excluded.${sql(col.firstRunId)} else s.${sql(col.firstRunId)} end,
+      ${sql(col.firstSeenAt)} = least(s.${sql(col.firstSeenAt)}, excluded.${sql(col.firstSeenAt)})
     returning (xmax = 0) as inserted`;
   return result.filter((r) => r.inserted).length;
 }

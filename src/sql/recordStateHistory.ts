@@ -1,31 +1,49 @@
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { eventStateHistory, marketStateHistory } from '../schema/index.js';
 import { bindArray, type BindAs, type Queryable } from './queryable.js';
+import { sqlNames, type ColumnKey } from './sqlNames.js';
 
-/** A state-history table: its key column and the state columns whose every distinct value gets a row. */
+/** A state-history table: one row per distinct state of a key, valid over [validFrom, validTo). */
+type HistoryTableSchema = PgTable & { validFrom: PgColumn; validTo: PgColumn };
+
+/** A state-history table's key column and the state columns whose every distinct value gets a row, by quoted SQL name. */
 interface HistoryTable {
   table: string;
   key: string;
+  validFrom: string;
+  validTo: string;
   state: readonly { column: string; bindAs: BindAs; convert?: string }[];
 }
 
-export const MARKET_STATE: HistoryTable = {
-  table: 'prediction.market_state_history',
-  key: 'market_id',
-  state: [
-    { column: 'status', bindAs: 'text' },
-    { column: 'result', bindAs: 'text' },
-    { column: 'settlement_time', bindAs: 'float8', convert: 'to_timestamp({})' },
-  ],
-};
+/** The SQL names of a history table, computed once: columns by their TS keys in the drizzle schema. */
+function historyTable<T extends HistoryTableSchema>(
+  table: T,
+  key: ColumnKey<T>,
+  state: readonly { column: ColumnKey<T>; bindAs: BindAs; convert?: string }[],
+): HistoryTable {
+  const names = sqlNames(table);
+  // T has validFrom and validTo (HistoryTableSchema), which TS cannot see through ColumnKey<T>.
+  const quoted = names.quoted as Readonly<Record<ColumnKey<T> | 'validFrom' | 'validTo', string>>;
+  return {
+    table: names.quotedTable,
+    key: quoted[key],
+    validFrom: quoted.validFrom,
+    validTo: quoted.validTo,
+    state: state.map((s) => ({ ...s, column: quoted[s.column] })),
+  };
+}
 
-export const EVENT_STATE: HistoryTable = {
-  table: 'prediction.event_state_history',
-  key: 'event_id',
-  state: [
-    { column: 'is_active', bindAs: 'boolean' },
-    { column: 'is_live', bindAs: 'boolean' },
-    { column: 'winner', bindAs: 'text' },
-  ],
-};
+export const MARKET_STATE: HistoryTable = historyTable(marketStateHistory, 'marketId', [
+  { column: 'status', bindAs: 'text' },
+  { column: 'result', bindAs: 'text' },
+  { column: 'settlementTime', bindAs: 'float8', convert: 'to_timestamp({})' },
+]);
+
+export const EVENT_STATE: HistoryTable = historyTable(eventStateHistory, 'eventId', [
+  { column: 'isActive', bindAs: 'boolean' },
+  { column: 'isLive', bindAs: 'boolean' },
+  { column: 'winner', bindAs: 'text' },
+]);
 
 /**
  * Records the observed states: where one differs from the key's current row, closes that row at
@@ -42,35 +60,41 @@ export async function recordStateHistory(
   observedAt: Date,
 ): Promise<number> {
   if (keys.length === 0) return 0;
+  const { table, key, validFrom, validTo } = history;
   const cols = history.state.map((s) => s.column);
-  const bound = history.state.map((col, i) => bindArray(col.bindAs, states.map((s) => s[i] ?? null)));
+  const bound = history.state.map((col, i) =>
+    bindArray(
+      col.bindAs,
+      states.map((s) => s[i] ?? null),
+    ),
+  );
   const params = [keys, ...bound.map((b) => b.values), observedAt.toISOString()];
   const at = `$${params.length}::timestamptz`;
   const changed = `
     with input as (
       select * from unnest($1::text[], ${bound.map((b, i) => `$${i + 2}::${b.arrayType}`).join(', ')})
-        as t(${history.key}, ${cols.join(', ')})
+        as t(${key}, ${cols.join(', ')})
     ),
     typed as (
-      select ${history.key}, ${history.state.map((s, i) => `${(s.convert ?? '{}').replaceAll('{}', s.column + bound[i]!.cast)} as ${s.column}`).join(', ')}
+      select ${key}, ${history.state.map((s, i) => `${(s.convert ?? '{}').replaceAll('{}', s.column + bound[i]!.cast)} as ${s.column}`).join(', ')}
       from input
     )
-    select t.* from typed t left join ${history.table} h on h.${history.key} = t.${history.key} and h.valid_to is null
-    where h.${history.key} is null
+    select t.* from typed t left join ${table} h on h.${key} = t.${key} and h.${validTo} is null
+    where h.${key} is null
        or ((${cols.map((c) => `h.${c}`).join(', ')}) is distinct from (${cols.map((c) => `t.${c}`).join(', ')})
-           and h.valid_from < ${at})`;
+           and h.${validFrom} < ${at})`;
 
   await sql.unsafe(
     `with changed as (${changed})
-     update ${history.table} h set valid_to = ${at}
-     from changed c where h.${history.key} = c.${history.key} and h.valid_to is null`,
+     update ${table} h set ${validTo} = ${at}
+     from changed c where h.${key} = c.${key} and h.${validTo} is null`,
     params as never[],
   );
   // The closed rows no longer count as current, so `changed` now finds exactly the keys to open.
   const inserted = await sql.unsafe(
-    `insert into ${history.table} (${history.key}, ${cols.join(', ')}, valid_from)
-     select ${history.key}, ${cols.join(', ')}, ${at} from (${changed}) c
-     where not exists (select 1 from ${history.table} h where h.${history.key} = c.${history.key} and h.valid_from >= ${at})`,
+    `insert into ${table} (${key}, ${cols.join(', ')}, ${validFrom})
+     select ${key}, ${cols.join(', ')}, ${at} from (${changed}) c
+     where not exists (select 1 from ${table} h where h.${key} = c.${key} and h.${validFrom} >= ${at})`,
     params as never[],
   );
   return inserted.count;

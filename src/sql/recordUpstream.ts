@@ -1,6 +1,11 @@
-import { withoutCredentials } from '../config.js';
+import { withoutCredentials } from '../net/withoutCredentials.js';
 import { sanitizeText } from '../errors/sanitizeText.js';
+import { upstreamSources } from '../schema/index.js';
 import type { Queryable } from './queryable.js';
+import { selection, sqlNames, type RowOf } from './sqlNames.js';
+
+const { table: sources, col: c } = sqlNames(upstreamSources);
+const API_URL = selection(upstreamSources, ['apiUrl']);
 
 export class UpstreamMismatchError extends Error {
   override name = 'UpstreamMismatchError';
@@ -20,17 +25,17 @@ const MAX_SHOWN_URL_CHARS = 300;
  */
 export async function recordUpstream(sql: Queryable, apiUrl: string, options: { allowChange: boolean; now: Date }): Promise<void> {
   const url = withoutCredentials(apiUrl);
-  const others = await sql<{ api_url: string }[]>`
-    select api_url from prediction.upstream_sources where api_url <> ${url} order by last_used_at desc limit 1`;
+  const others = await sql<RowOf<typeof API_URL>[]>`
+    select ${sql.unsafe(API_URL.text)} from ${sql(sources)} where ${sql(c.apiUrl)} <> ${url} order by ${sql(c.lastUsedAt)} desc limit 1`;
   if (others.length > 0 && !options.allowChange) {
     const shown = (u: string) => sanitizeText(withoutCredentials(u), MAX_SHOWN_URL_CHARS);
     throw new UpstreamMismatchError(
-      `This database holds data from ${shown(others[0]!.api_url)}, not from PREDICTION_API_URL=${shown(url)}. ` +
+      `This database holds data from ${shown(others[0]!.apiUrl)}, not from PREDICTION_API_URL=${shown(url)}. ` +
         'Use another database, or pass --allow-upstream-change to mix them deliberately',
     );
   }
   await sql`
-    insert into prediction.upstream_sources (api_url, first_used_at, last_used_at)
+    insert into ${sql(sources)} (${sql(c.apiUrl)}, ${sql(c.firstUsedAt)}, ${sql(c.lastUsedAt)})
     values (${url}, ${options.now}::timestamptz, ${options.now}::timestamptz)
-    on conflict (api_url) do update set last_used_at = excluded.last_used_at`;
+    on conflict (${sql(c.apiUrl)}) do update set ${sql(c.lastUsedAt)} = excluded.${sql(c.lastUsedAt)}`;
 }

@@ -1,15 +1,19 @@
+import { events, ingestRuns, markets, orderbookSnapshots, pricingSnapshots } from '../schema/index.js';
 import type { Queryable } from './queryable.js';
+import { selection, sqlNames, type RowOf } from './sqlNames.js';
 
-export interface EventTarget {
-  eventId: string;
-  provider: string;
-}
+const E = sqlNames(events);
+const M = sqlNames(markets);
+const P = sqlNames(pricingSnapshots);
+const B = sqlNames(orderbookSnapshots);
+const R = sqlNames(ingestRuns);
 
-export interface MarketTarget {
-  marketId: string;
-  eventId: string;
-  provider: string;
-}
+const EVENT_TARGET = selection(events, ['eventId', 'provider']);
+const MARKET_TARGET = selection(markets, ['marketId', 'eventId', 'provider']);
+const ORDER_BOOK_TARGET = selection(markets, ['marketId'], 'm');
+
+export type EventTarget = RowOf<typeof EVENT_TARGET>;
+export type MarketTarget = RowOf<typeof MARKET_TARGET>;
 
 /**
  * Events of these providers not seen since `seenBefore` that may still change: unresolved
@@ -17,11 +21,12 @@ export interface MarketTarget {
  * winner and final flags come only from their detail.
  */
 export async function selectStaleEvents(sql: Queryable, providers: readonly string[], seenBefore: Date): Promise<EventTarget[]> {
+  const c = E.col;
   return sql<EventTarget[]>`
-    select event_id as "eventId", provider from prediction.events
-    where provider = any(${providers as string[]}::text[]) and last_seen_at < ${seenBefore}::timestamptz
-      and (winner is null or is_active is not false)
-    order by event_id`;
+    select ${sql.unsafe(EVENT_TARGET.text)} from ${sql(E.table)}
+    where ${sql(c.provider)} = any(${providers as string[]}::text[]) and ${sql(c.lastSeenAt)} < ${seenBefore}::timestamptz
+      and (${sql(c.winner)} is null or ${sql(c.isActive)} is not false)
+    order by ${sql(c.eventId)}`;
 }
 
 /**
@@ -29,20 +34,23 @@ export async function selectStaleEvents(sql: Queryable, providers: readonly stri
  * result, or no settlement time): their close, result and settlement must still be captured.
  */
 export async function selectStaleMarkets(sql: Queryable, providers: readonly string[], seenBefore: Date): Promise<MarketTarget[]> {
+  const c = M.col;
   return sql<MarketTarget[]>`
-    select market_id as "marketId", event_id as "eventId", provider from prediction.markets
-    where provider = any(${providers as string[]}::text[]) and last_seen_at < ${seenBefore}::timestamptz
-      and (status = 'open' or result is null or settlement_time is null)
-    order by market_id`;
+    select ${sql.unsafe(MARKET_TARGET.text)} from ${sql(M.table)}
+    where ${sql(c.provider)} = any(${providers as string[]}::text[]) and ${sql(c.lastSeenAt)} < ${seenBefore}::timestamptz
+      and (${sql(c.status)} = 'open' or ${sql(c.result)} is null or ${sql(c.settlementTime)} is null)
+    order by ${sql(c.marketId)}`;
 }
 
 /** Markets whose records so far carried no metadata and whose detail was never fetched. */
 export async function selectMarketsLackingDetail(sql: Queryable, providers: readonly string[]): Promise<MarketTarget[]> {
+  const c = M.col;
   return sql<MarketTarget[]>`
-    select market_id as "marketId", event_id as "eventId", provider from prediction.markets
-    where provider = any(${providers as string[]}::text[]) and detail_fetched_at is null
-      and title is null and subtitle is null and description is null and rules_primary is null and is_tradable is null
-    order by market_id`;
+    select ${sql.unsafe(MARKET_TARGET.text)} from ${sql(M.table)}
+    where ${sql(c.provider)} = any(${providers as string[]}::text[]) and ${sql(c.detailFetchedAt)} is null
+      and ${sql(c.title)} is null and ${sql(c.subtitle)} is null and ${sql(c.description)} is null
+      and ${sql(c.rulesPrimary)} is null and ${sql(c.isTradable)} is null
+    order by ${sql(c.marketId)}`;
 }
 
 /**
@@ -55,19 +63,22 @@ export async function selectOrderBookTargets(
   providers: readonly string[],
   options: { limit: number | null; maxAgeSec: number; now: Date },
 ): Promise<string[]> {
-  const rows = await sql<{ marketId: string }[]>`
-    select m.market_id as "marketId" from prediction.markets m
+  const [m, p, b] = [M.col, P.col, B.col];
+  const rows = await sql<RowOf<typeof ORDER_BOOK_TARGET>[]>`
+    select ${sql.unsafe(ORDER_BOOK_TARGET.text)} from ${sql(M.table)} m
     left join lateral (
-      select p.volume from prediction.pricing_snapshots p where p.market_id = m.market_id order by p.observed_at desc limit 1
+      select p.${sql(p.volume)} as volume from ${sql(P.table)} p
+      where p.${sql(p.marketId)} = m.${sql(m.marketId)} order by p.${sql(p.observedAt)} desc limit 1
     ) p on true
     left join lateral (
-      select b.last_observed_at from prediction.orderbook_snapshots b where b.market_id = m.market_id order by b.observed_at desc limit 1
+      select b.${sql(b.lastObservedAt)} as last_observed_at from ${sql(B.table)} b
+      where b.${sql(b.marketId)} = m.${sql(m.marketId)} order by b.${sql(b.observedAt)} desc limit 1
     ) b on true
-    where m.status = 'open' and m.provider = any(${providers as string[]}::text[])
+    where m.${sql(m.status)} = 'open' and m.${sql(m.provider)} = any(${providers as string[]}::text[])
     order by coalesce(b.last_observed_at < ${options.now}::timestamptz - make_interval(secs => ${options.maxAgeSec}), true) desc,
              case when b.last_observed_at < ${options.now}::timestamptz - make_interval(secs => ${options.maxAgeSec})
                   then b.last_observed_at end asc nulls first,
-             p.volume desc nulls last, m.close_time asc, m.market_id
+             p.volume desc nulls last, m.${sql(m.closeTime)} asc, m.${sql(m.marketId)}
     limit ${options.limit}`;
   return rows.map((r) => r.marketId);
 }
@@ -81,17 +92,20 @@ export async function selectClosingMarkets(
   providers: readonly string[],
   options: { now: Date; aheadSec: number; behindSec: number },
 ): Promise<MarketTarget[]> {
+  const c = M.col;
   return sql<MarketTarget[]>`
-    select market_id as "marketId", event_id as "eventId", provider from prediction.markets
-    where provider = any(${providers as string[]}::text[]) and status = 'open'
-      and close_time between ${options.now}::timestamptz - make_interval(secs => ${options.behindSec})
-                         and ${options.now}::timestamptz + make_interval(secs => ${options.aheadSec})
-    order by close_time, market_id`;
+    select ${sql.unsafe(MARKET_TARGET.text)} from ${sql(M.table)}
+    where ${sql(c.provider)} = any(${providers as string[]}::text[]) and ${sql(c.status)} = 'open'
+      and ${sql(c.closeTime)} between ${options.now}::timestamptz - make_interval(secs => ${options.behindSec})
+                              and ${options.now}::timestamptz + make_interval(secs => ${options.aheadSec})
+    order by ${sql(c.closeTime)}, ${sql(c.marketId)}`;
 }
 
 /** Start of the latest crawl that completed: what it did not see has left the listings. */
 export async function lastCompleteCrawlStart(sql: Queryable, jobs: readonly string[]): Promise<Date | null> {
+  const c = R.col;
   const [row] = await sql<{ at: Date | null }[]>`
-    select max(started_at) as at from prediction.ingest_runs where job = any(${jobs as string[]}::text[]) and status = 'succeeded'`;
+    select max(${sql(c.startedAt)}) as at from ${sql(R.table)}
+    where ${sql(c.job)} = any(${jobs as string[]}::text[]) and ${sql(c.status)} = 'succeeded'`;
   return row?.at ?? null;
 }

@@ -1,6 +1,8 @@
+import { getTableName } from 'drizzle-orm';
 import type { Checked, Event } from '../domain/types.js';
 import type { Sql } from '../db/connect.js';
-import { acquireWriteLock, type WriteFence } from '../sql/acquireWriteLock.js';
+import * as schema from '../schema/index.js';
+import type { WriteFence } from '../sql/acquireWriteLock.js';
 import { quarantineRecords } from '../sql/quarantineRecords.js';
 import { recordShapes } from '../sql/recordShapes.js';
 import { EVENT_STATE, recordStateHistory } from '../sql/recordStateHistory.js';
@@ -9,6 +11,7 @@ import type { MarketRow } from '../sql/upsertMarkets.js';
 import { RecordTally } from './recordTally.js';
 import { writeMarketRows } from './writeMarketRows.js';
 import { lastByKey, type WriteCounts } from './writeCounts.js';
+import { writeTransaction } from './writeTransaction.js';
 
 export interface EventsWrite {
   runId: number | null;
@@ -47,10 +50,15 @@ export async function writeEvents(sql: Sql, page: EventsWrite): Promise<WriteCou
   );
   const at = page.observedAt;
 
-  return sql.begin(async (tx) => {
-    await acquireWriteLock(tx, page.fence);
+  return writeTransaction(sql, page.fence, async (tx) => {
     const ev = await upsertEvents(tx, valid, at);
-    const eventStates = await recordStateHistory(tx, EVENT_STATE, valid.map((e) => e.eventId), valid.map((e) => [e.isActive, e.isLive, e.winner]), at);
+    const eventStates = await recordStateHistory(
+      tx,
+      EVENT_STATE,
+      valid.map((e) => e.eventId),
+      valid.map((e) => [e.isActive, e.isLive, e.winner]),
+      at,
+    );
     const mk = await writeMarketRows(tx, markets, at);
     const quarantined = await quarantineRecords(tx, page.runId, tally.quarantined, at);
     const shapes = await recordShapes(tx, page.runId, tally.shapes, at);
@@ -59,14 +67,14 @@ export async function writeEvents(sql: Sql, page: EventsWrite): Promise<WriteCou
       recordsWritten: ev.inserted + ev.updated + mk.inserted + mk.updated,
       ...tally.counts(),
       rowsByTable: {
-        events: ev.inserted,
-        markets: mk.inserted,
-        event_state_history: eventStates,
-        market_state_history: mk.states,
-        pricing_snapshots: mk.pricing,
-        rejected_records: quarantined,
-        upstream_shapes: shapes,
+        [getTableName(schema.events)]: ev.inserted,
+        [getTableName(schema.markets)]: mk.inserted,
+        [getTableName(schema.eventStateHistory)]: eventStates,
+        [getTableName(schema.marketStateHistory)]: mk.states,
+        [getTableName(schema.pricingSnapshots)]: mk.pricing,
+        [getTableName(schema.rejectedRecords)]: quarantined,
+        [getTableName(schema.upstreamShapes)]: shapes,
       },
     };
-  }) as Promise<WriteCounts>;
+  });
 }

@@ -1,6 +1,8 @@
+import { getTableName } from 'drizzle-orm';
 import type { Checked, Market } from '../domain/types.js';
 import type { Sql } from '../db/connect.js';
-import { acquireWriteLock, type WriteFence } from '../sql/acquireWriteLock.js';
+import * as schema from '../schema/index.js';
+import type { WriteFence } from '../sql/acquireWriteLock.js';
 import { markDetailFetched } from '../sql/markDetailFetched.js';
 import { quarantineRecords } from '../sql/quarantineRecords.js';
 import { recordShapes } from '../sql/recordShapes.js';
@@ -8,6 +10,7 @@ import type { MarketRow } from '../sql/upsertMarkets.js';
 import { RecordTally } from './recordTally.js';
 import { writeMarketRows } from './writeMarketRows.js';
 import { lastByKey, type WriteCounts } from './writeCounts.js';
+import { writeTransaction } from './writeTransaction.js';
 
 export interface MarketsWrite {
   runId: number | null;
@@ -34,17 +37,27 @@ export async function writeMarkets(sql: Sql, batch: MarketsWrite): Promise<Write
     (m) => m.marketId,
   );
   const at = batch.observedAt;
-  return sql.begin(async (tx) => {
-    await acquireWriteLock(tx, batch.fence);
+  return writeTransaction(sql, batch.fence, async (tx) => {
     const mk = await writeMarketRows(tx, rows, at);
     const quarantined = await quarantineRecords(tx, batch.runId, tally.quarantined, at);
     const shapes = await recordShapes(tx, batch.runId, tally.shapes, at);
-    if (batch.isDetail) await markDetailFetched(tx, rows.map((m) => m.marketId), at);
+    if (batch.isDetail)
+      await markDetailFetched(
+        tx,
+        rows.map((m) => m.marketId),
+        at,
+      );
     return {
       recordsSeen: batch.markets.length,
       recordsWritten: mk.inserted + mk.updated,
       ...tally.counts(),
-      rowsByTable: { markets: mk.inserted, market_state_history: mk.states, pricing_snapshots: mk.pricing, rejected_records: quarantined, upstream_shapes: shapes },
+      rowsByTable: {
+        [getTableName(schema.markets)]: mk.inserted,
+        [getTableName(schema.marketStateHistory)]: mk.states,
+        [getTableName(schema.pricingSnapshots)]: mk.pricing,
+        [getTableName(schema.rejectedRecords)]: quarantined,
+        [getTableName(schema.upstreamShapes)]: shapes,
+      },
     };
-  }) as Promise<WriteCounts>;
+  });
 }

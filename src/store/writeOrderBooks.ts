@@ -1,11 +1,14 @@
+import { getTableName } from 'drizzle-orm';
 import type { Checked, OrderBook } from '../domain/types.js';
 import type { Sql } from '../db/connect.js';
-import { acquireWriteLock, type WriteFence } from '../sql/acquireWriteLock.js';
+import * as schema from '../schema/index.js';
+import type { WriteFence } from '../sql/acquireWriteLock.js';
 import { quarantineRecords } from '../sql/quarantineRecords.js';
 import { recordOrderBooks } from '../sql/recordOrderBooks.js';
 import { recordShapes } from '../sql/recordShapes.js';
 import { RecordTally } from './recordTally.js';
 import { emptyCounts, lastByKey, type WriteCounts } from './writeCounts.js';
+import { writeTransaction } from './writeTransaction.js';
 
 /** The books of one fetch and when they were received. */
 export interface FetchedOrderBooks {
@@ -31,11 +34,13 @@ export async function writeOrderBooks(sql: Sql, batch: OrderBooksWrite): Promise
     if (checked.ok) tally.accepted(batch.endpoint, checked.value);
     else tally.rejected(batch.endpoint, checked.rejection);
   }
-  const books = lastByKey(all.flatMap(({ checked, observedAt }) => (checked.ok ? [{ book: checked.value, observedAt }] : [])), (o) => o.book.marketId);
+  const books = lastByKey(
+    all.flatMap(({ checked, observedAt }) => (checked.ok ? [{ book: checked.value, observedAt }] : [])),
+    (o) => o.book.marketId,
+  );
   const lastAt = batch.fetches.at(-1)?.observedAt;
   if (!lastAt) return emptyCounts();
-  return sql.begin(async (tx) => {
-    await acquireWriteLock(tx, batch.fence);
+  return writeTransaction(sql, batch.fence, async (tx) => {
     const written = await recordOrderBooks(tx, books);
     const quarantined = await quarantineRecords(tx, batch.runId, tally.quarantined, lastAt);
     const shapes = await recordShapes(tx, batch.runId, tally.shapes, lastAt);
@@ -43,7 +48,12 @@ export async function writeOrderBooks(sql: Sql, batch: OrderBooksWrite): Promise
       recordsSeen: all.length,
       recordsWritten: written.inserted,
       ...tally.counts(),
-      rowsByTable: { orderbook_snapshots: written.inserted, orderbook_levels: written.levels, rejected_records: quarantined, upstream_shapes: shapes },
+      rowsByTable: {
+        [getTableName(schema.orderbookSnapshots)]: written.inserted,
+        [getTableName(schema.orderbookLevels)]: written.levels,
+        [getTableName(schema.rejectedRecords)]: quarantined,
+        [getTableName(schema.upstreamShapes)]: shapes,
+      },
     };
-  }) as Promise<WriteCounts>;
+  });
 }

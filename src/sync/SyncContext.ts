@@ -15,6 +15,11 @@ export interface SyncContext {
   totals: SyncTotals;
   /** Items fetched per write transaction in the detail and order-book phases. */
   batchSize: number;
+  /**
+   * Aborting it ends the work early and without error: each phase commits what had arrived and
+   * returns. `client` should be a `withSignal(signal)` view of the client, so that its calls
+   * (queued, paused, backing off or in flight) are dropped at once rather than finished.
+   */
   signal?: AbortSignal | undefined;
   /** Passed to every write: a job that lost its lock commits nothing more. */
   fence?: WriteFence | undefined;

@@ -4,6 +4,7 @@ import { ALL_CATEGORIES } from '../domain/types.js';
 import { recordCoverage, type CoverageUpdate } from '../sql/recordCoverage.js';
 import { writeEvents } from '../store/writeEvents.js';
 import { crawlPlan, type Listing } from './crawlPlan.js';
+import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';
 
 /**
@@ -22,6 +23,8 @@ export const WHOLE_PAGE_MIN_RECORDS = 5;
  * Pages through GET /events?includeMarkets=true for every listing of the crawl plan, committing
  * each page on its own. Sorted by beginAt (ascending, ties by id upstream): unlike volume, it does
  * not reshuffle while we page. Returns the events whose embedded market list came back missing.
+ * An abort of the context's signal ends it quietly: committed pages stay, listings not started
+ * are skipped, and the pages cut short are not an error.
  */
 export async function crawlListings(ctx: SyncContext): Promise<{ eventId: string; provider: string }[]> {
   const missingMarkets: { eventId: string; provider: string }[] = [];
@@ -32,7 +35,7 @@ export async function crawlListings(ctx: SyncContext): Promise<{ eventId: string
     void listings.add(async () => {
       if (failure || ctx.signal?.aborted) return;
       await crawlOne(ctx, listing, missingMarkets).catch((error: unknown) => {
-        failure ??= { error };
+        if (!isAbortOf(error, ctx.signal)) failure ??= { error };
       });
     });
   }
@@ -57,7 +60,13 @@ async function crawlOne(ctx: SyncContext, listing: Listing, missingMarkets: { ev
   await recordCoverage(ctx.sql, scope, { now: ctx.now(), complete: false, listings: [...coverage.values()] });
   for await (const page of pages) {
     const observedAt = ctx.now();
-    const counts = await writeEvents(ctx.sql, { runId: ctx.runId, endpoint: ENDPOINTS.listEvents, events: page.items, observedAt, fence: ctx.fence });
+    const counts = await writeEvents(ctx.sql, {
+      runId: ctx.runId,
+      endpoint: ENDPOINTS.listEvents,
+      events: page.items,
+      observedAt,
+      fence: ctx.fence,
+    });
     ctx.totals.add(counts);
     if (page.items.length >= WHOLE_PAGE_MIN_RECORDS && page.items.every((item) => !item.ok)) ctx.totals.allRejectedPages += 1;
     const touched = new Set<CoverageUpdate>();

@@ -1,8 +1,10 @@
 import { ApiNotFoundError } from '../api/client/index.js';
+import { isAbortOf } from './isAbortOf.js';
 
 export interface BatchOptions<T> {
   /** Items fetched (concurrently, paced by the client's queue) before their results are written together. */
   batchSize: number;
+  /** Checked before each batch; calls it drops (ApiRequestAbortedError) end the work without error. */
   signal?: AbortSignal | undefined;
   /** Checked before each batch: true ends the work early, without error. */
   stopWhen?: (() => boolean) | undefined;
@@ -21,7 +23,8 @@ interface Fetched<T, R> {
  * batch), so memory stays bounded and a crash loses at most one uncommitted batch. The next batch
  * is already being fetched while one is written, which keeps the request budget busy. A 404 drops
  * the item (gone upstream) and is counted; any other failure stops the work after what arrived of
- * that batch is written.
+ * that batch is written. An abort of `signal` does the same without the error: calls the client
+ * dropped for it are not failures, and what had arrived is committed.
  */
 export async function fetchInBatches<T, R>(
   items: readonly T[],
@@ -37,7 +40,7 @@ export async function fetchInBatches<T, R>(
       const item = batch[k]!;
       if (s.status === 'fulfilled') fetched.results.push({ item, result: s.value });
       else if (s.reason instanceof ApiNotFoundError) options.onNotFound?.(item);
-      else fetched.failure ??= s.reason;
+      else if (!isAbortOf(s.reason, options.signal)) fetched.failure ??= s.reason;
     });
     return fetched;
   };

@@ -1,3 +1,4 @@
+import { ApiNotFoundError } from '../api/client/index.js';
 import { ENDPOINTS } from '../api/endpoints/requests.js';
 import type { Checked, Event, Market } from '../domain/types.js';
 import {
@@ -10,15 +11,37 @@ import {
 import { writeEvents } from '../store/writeEvents.js';
 import { writeMarkets } from '../store/writeMarkets.js';
 import { fetchInBatches } from './fetchInBatches.js';
+import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';
 
-/** Pages GET /events/{id}/markets for events whose listing came without their markets. */
+/**
+ * Pages GET /events/{id}/markets for events whose listing came without their markets. A 404 (the
+ * event went away since it was listed) is counted as gone, like in the other detail phases.
+ */
 export async function fetchEventMarkets(ctx: SyncContext, events: readonly { eventId: string; provider: string }[]): Promise<void> {
   for (const { eventId, provider } of events) {
     if (ctx.signal?.aborted) return;
-    for await (const page of ctx.client.iterateEventMarkets(eventId)) {
-      const markets = page.items.map((checked) => ({ checked, eventId, provider }));
-      ctx.totals.add(await writeMarkets(ctx.sql, { runId: ctx.runId, endpoint: ENDPOINTS.listEventMarkets, isDetail: false, markets, observedAt: ctx.now(), fence: ctx.fence }));
+    try {
+      for await (const page of ctx.client.iterateEventMarkets(eventId)) {
+        const markets = page.items.map((checked) => ({ checked, eventId, provider }));
+        ctx.totals.add(
+          await writeMarkets(ctx.sql, {
+            runId: ctx.runId,
+            endpoint: ENDPOINTS.listEventMarkets,
+            isDetail: false,
+            markets,
+            observedAt: ctx.now(),
+            fence: ctx.fence,
+          }),
+        );
+      }
+    } catch (error) {
+      if (error instanceof ApiNotFoundError) {
+        ctx.totals.notFound += 1;
+        continue;
+      }
+      if (isAbortOf(error, ctx.signal)) return;
+      throw error;
     }
   }
 }
@@ -28,6 +51,7 @@ export async function fetchEventMarkets(ctx: SyncContext, events: readonly { eve
  * detail, with markets, is the only place their winner and final state appear.
  */
 export async function refreshStaleEvents(ctx: SyncContext, cycleStart: Date): Promise<void> {
+  if (ctx.signal?.aborted) return;
   const targets = await selectStaleEvents(ctx.sql, ctx.providers, cycleStart);
   await fetchInBatches(
     targets,
@@ -54,6 +78,7 @@ export async function refreshStaleMarkets(
   seenSince: Date,
   closingWindow?: { aheadSec: number; behindSec: number },
 ): Promise<void> {
+  if (ctx.signal?.aborted) return;
   const stale = await selectStaleMarkets(ctx.sql, ctx.providers, seenSince);
   const lacking = await selectMarketsLackingDetail(ctx.sql, ctx.providers);
   const closing = closingWindow ? await selectClosingMarkets(ctx.sql, ctx.providers, { now: ctx.now(), ...closingWindow }) : [];
@@ -63,7 +88,16 @@ export async function refreshStaleMarkets(
     (t) => ctx.client.getMarket(t.marketId),
     async (results, observedAt) => {
       const markets = results.map(({ item, result }) => ({ checked: result, eventId: item.eventId, provider: item.provider }));
-      ctx.totals.add(await writeMarkets(ctx.sql, { runId: ctx.runId, endpoint: ENDPOINTS.getMarket, isDetail: true, markets, observedAt, fence: ctx.fence }));
+      ctx.totals.add(
+        await writeMarkets(ctx.sql, {
+          runId: ctx.runId,
+          endpoint: ENDPOINTS.getMarket,
+          isDetail: true,
+          markets,
+          observedAt,
+          fence: ctx.fence,
+        }),
+      );
       ctx.progress(`market details ${results.length}/${targets.length}`);
     },
     { batchSize: ctx.batchSize, signal: ctx.signal, now: ctx.now, onNotFound: () => void ctx.totals.notFound++ },

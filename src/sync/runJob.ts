@@ -1,7 +1,10 @@
 import type { PredictionClient } from '../api/client/index.js';
 import { errorChainMessage } from '../errors/errorChainMessage.js';
 import type { Sql } from '../db/connect.js';
+import { statementDeadlineMs } from '../db/openPool.js';
+import { withDeadline } from '../db/withDeadline.js';
 import type { WriteFence } from '../sql/acquireWriteLock.js';
+import { LeaseLostError } from '../lease/LeaseLostError.js';
 import { finishRun, startRun, type RunTotals } from '../sql/ingestRuns.js';
 import { assessIntake } from './assessIntake.js';
 import { SyncTotals } from './syncTotals.js';
@@ -50,12 +53,16 @@ export async function runJob(
 ): Promise<JobResult> {
   const now = options.now ?? (() => new Date());
   const startedAt = now();
-  const runId = await startRun(sql, job, startedAt);
+  // Opening and closing the run are single statements: over a hung connection they are abandoned
+  // too, so a run's end cannot hang its process (the next run relabels a run left 'running').
+  const deadlineMs = statementDeadlineMs(sql);
+  const runId = await withDeadline('opening the run', deadlineMs, () => startRun(sql, job, startedAt));
   const totals = new SyncTotals();
   const ctx: SyncContext = {
     sql,
-    // Jobs share the client (one queue); this view counts this run's own requests.
-    client: client.observedBy(totals.recordRequest),
+    // Jobs share the client (one queue): this view counts this run's own requests, and drops them
+    // (queued, waiting for the rate limit or a retry, or in flight) as soon as the run is stopped.
+    client: client.withSignal(options.signal).observedBy(totals.recordRequest),
     runId,
     providers: options.providers,
     categories: options.categories,
@@ -70,7 +77,9 @@ export async function runJob(
     await work(ctx);
   } catch (error) {
     const status = options.signal?.aborted ? 'aborted' : 'failed';
-    await finishRun(sql, runId, status, totals.toRunTotals(), now(), errorChainMessage(error)).catch(() => {});
+    await withDeadline('closing the run', deadlineMs, () =>
+      finishRun(sql, runId, status, totals.toRunTotals(), now(), errorChainMessage(error)),
+    ).catch(() => {});
     throw error;
   }
   const aborted = options.signal?.aborted ?? false;
@@ -81,7 +90,9 @@ export async function runJob(
   const status = aborted ? 'aborted' : degradation !== null ? 'degraded' : 'succeeded';
   const finishedAt = now();
   const runTotals = totals.toRunTotals();
-  await finishRun(sql, runId, status, runTotals, finishedAt, aborted ? 'stopped by a signal' : degradation);
+  await withDeadline('closing the run', deadlineMs, () =>
+    finishRun(sql, runId, status, runTotals, finishedAt, aborted ? abortText(options.signal?.reason) : degradation),
+  );
   return {
     job,
     runId,
@@ -92,4 +103,9 @@ export async function runJob(
     startedAt,
     durationMs: finishedAt.getTime() - startedAt.getTime(),
   };
+}
+
+/** Why an aborted run stopped, as recorded in ingest_runs.error: a lost lease says so; a shutdown is "stopped by a signal". */
+function abortText(reason: unknown): string {
+  return reason instanceof LeaseLostError ? errorChainMessage(reason) : 'stopped by a signal';
 }

@@ -4,6 +4,7 @@ import { crawlListings } from './crawlListings.js';
 import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from './refreshDetails.js';
 import { runJob, type JobOptions, type JobResult } from './runJob.js';
 import { sweepOrderBooks } from './sweepOrderBooks.js';
+import type { SyncContext } from './SyncContext.js';
 
 export interface SyncOptions extends JobOptions {
   /** Order books fetched per cycle at most; null: every open market. */
@@ -20,12 +21,17 @@ export const SYNC_JOB = 'sync';
  * next one completes the work.
  */
 export function runSyncCycle(sql: Sql, client: PredictionClient, options: SyncOptions): Promise<SyncResult> {
-  return runJob(sql, client, SYNC_JOB, options, async (ctx) => {
+  return runJob(sql, client, SYNC_JOB, options, syncCycle(options));
+}
+
+/** The work of one cycle, for runJob or runLeasedJob. */
+export function syncCycle(options: Pick<SyncOptions, 'maxOrderBooks'>): (ctx: SyncContext) => Promise<void> {
+  return async (ctx) => {
     const cycleStart = ctx.now();
     const missingMarkets = await crawlListings(ctx);
     await fetchEventMarkets(ctx, missingMarkets);
     await refreshStaleEvents(ctx, cycleStart);
     await refreshStaleMarkets(ctx, cycleStart);
     await sweepOrderBooks(ctx, { limit: options.maxOrderBooks });
-  });
+  };
 }

@@ -21,11 +21,27 @@ export interface SweepOptions {
 export const LEVELS_PER_WRITE = 50_000;
 
 /**
+ * What a rejected book counts toward LEVELS_PER_WRITE. It holds its payload until the write, cut
+ * to LIMITS.rejectedPayloadChars of JSON (about 2 MB once parsed, as much as the largest valid
+ * book): so at most ten wait for a write, however large the books the upstream sends.
+ */
+export const REJECTED_BOOK_LEVELS = LEVELS_PER_WRITE / 10;
+
+/**
+ * Books fetched at once: a batch of at most this many, and the next one while it is written. Each
+ * is held whole from its answer to its write, so this, not the upstream, bounds their memory;
+ * the client's own concurrency still paces the sends.
+ */
+export const BOOKS_PER_FETCH = 16;
+
+/**
  * Fetches the order books of open markets in priority order (stale first, then volume, then
  * nearest close), writing them in transactions of about LEVELS_PER_WRITE levels (a crash loses at
- * most those, fetched again next time). Returns how many books were written.
+ * most those, fetched again next time). Returns how many books were written. An abort writes
+ * what had arrived and returns.
  */
 export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): Promise<number> {
+  if (ctx.signal?.aborted) return 0;
   const targets = await selectOrderBookTargets(ctx.sql, ctx.providers, {
     limit: options.limit,
     maxAgeSec: options.maxAgeSec ?? 3600,
@@ -50,11 +66,11 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
       async (results, observedAt) => {
         const books = results.map((r) => r.result);
         pending.push({ books, observedAt });
-        for (const b of books) if (b.ok) pendingLevels += b.value.yes.length + b.value.no.length;
+        for (const b of books) pendingLevels += b.ok ? b.value.yes.length + b.value.no.length : REJECTED_BOOK_LEVELS;
         if (pendingLevels >= LEVELS_PER_WRITE) await flush();
       },
       {
-        batchSize: ctx.batchSize,
+        batchSize: Math.min(ctx.batchSize, BOOKS_PER_FETCH),
         signal: ctx.signal,
         now: ctx.now,
         onNotFound: () => void ctx.totals.notFound++,

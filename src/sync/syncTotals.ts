@@ -1,4 +1,4 @@
-import type { RequestEvent } from '../api/client/index.js';
+import { RequestTally, type RequestEvent } from '../api/client/index.js';
 import type { RunTotals } from '../sql/ingestRuns.js';
 import { addCounts, emptyCounts, type WriteCounts } from '../store/writeCounts.js';
 import type { IntakeTotals } from './assessIntake.js';
@@ -10,18 +10,14 @@ export class SyncTotals {
   notFound = 0;
   /** Listing pages of WHOLE_PAGE_MIN_RECORDS or more records that had every one of them rejected. */
   allRejectedPages = 0;
-  readonly #requests: RunTotals['requestsByStatus'] = {};
+  readonly #requests = new RequestTally();
 
   add(counts: WriteCounts): void {
     addCounts(this.writes, counts);
   }
 
   /** Counts one attempt of this run's own calls (not those of other jobs sharing the client). */
-  readonly recordRequest = (event: RequestEvent): void => {
-    const byStatus = (this.#requests[event.endpoint] ??= {});
-    const status = String(event.status);
-    byStatus[status] = (byStatus[status] ?? 0) + 1;
-  };
+  readonly recordRequest = (event: RequestEvent): void => this.#requests.record(event);
 
   intake(): IntakeTotals {
     const { recordsByEndpoint, rejectionReasons } = this.writes;
@@ -29,8 +25,8 @@ export class SyncTotals {
   }
 
   toRunTotals(): RunTotals {
-    const requestsByStatus = structuredClone(this.#requests);
-    const requests = Object.values(requestsByStatus).reduce((n, s) => n + Object.values(s).reduce((a, b) => a + b, 0), 0);
+    const requestsByStatus = this.#requests.byEndpoint();
+    const requests = this.#requests.total;
     const { recordsSeen, recordsWritten, recordsRejected, rowsByTable, recordsByEndpoint } = this.writes;
     return { requests, requestsByStatus, recordsSeen, recordsWritten, recordsRejected, rowsByTable, recordsByEndpoint };
   }

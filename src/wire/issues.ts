@@ -56,7 +56,8 @@ export const readableErrorMap: z.core.$ZodErrorMap = (issue) => {
     case 'too_small': {
       const op = issue.inclusive === false ? '>' : '>=';
       const len = lengthOf(issue.input);
-      if (issue.origin === 'string') return issue.minimum === 1 ? 'must not be empty' : `too short: ${len} characters (min ${issue.minimum})`;
+      if (issue.origin === 'string')
+        return issue.minimum === 1 ? 'must not be empty' : `too short: ${len} characters (min ${issue.minimum})`;
       if (issue.origin === 'array') return `too few items: ${len} (min ${issue.minimum})`;
       return `must be ${op} ${issue.minimum}, got ${got}`;
     }

@@ -18,6 +18,12 @@ export const LIMITS = {
   keysPerObject: 1_000,
   /** Nesting depth inside a record; also stops a cyclic object from recursing forever. */
   depth: 32,
+  /**
+   * A rejected record's payload kept in memory, as JSON characters; a larger one is reduced at once
+   * to its head (a quarter of this), as the quarantine would store it anyway (its own bound is the
+   * same): the whole is neither kept until the write nor walked further than this.
+   */
+  rejectedPayloadChars: 256 * 1024,
   /** 9999-12-31T23:59:59Z: fits JS Date and Postgres timestamptz, and rejects millisecond timestamps. */
   maxUnixSec: 253_402_300_799,
 } as const;

@@ -15,9 +15,7 @@ const side = lenient(z.array(z.unknown()).max(LIMITS.levelsPerSide));
  * come in either order and unmerged (cent prices are rounded, so they repeat): nothing about a
  * level rejects the book. Only a body that is neither an object nor null does.
  */
-export const orderBookSchema = z
-  .object({ yes: side, no: side, yes_dollars: side, no_dollars: side })
-  .nullable();
+export const orderBookSchema = z.object({ yes: side, no: side, yes_dollars: side, no_dollars: side }).nullable();
 
 export type OrderBookWire = z.output<typeof orderBookSchema>;
 

@@ -1,13 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Market, Pricing } from '../../src/domain/types.js';
-import * as analytics from '../../src/db/schema/analytics.js';
+import * as analytics from '../../src/schema/analytics.js';
 import { recordShapes } from '../../src/sql/recordShapes.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { event, market, ok } from '../helpers/domainFixtures.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
+import { useDrizzle } from '../helpers/useDrizzle.js';
 import { iso, num, t, time } from './knownDataset.js';
 
 const db = await useTestDatabase();
+const orm = useDrizzle(db.url);
 
 const prices = (buyYes: string, sellYes: string, buyNo: string, sellNo: string, volume = '100'): Pricing => ({
   buyYesMicroUsd: buyYes,
@@ -44,8 +46,20 @@ beforeAll(async () => {
       endpoint: '/events',
       observedAt: t(min),
       events: [
-        ok(event('EDGE', markets.filter((m) => m.marketId.startsWith('X')), { volumeUsd: '26003599000000' })),
-        ok(event('DRIFT', markets.filter((m) => m.marketId.startsWith('U')), { provider: 'bisonfi', category: 'climate & science' })),
+        ok(
+          event(
+            'EDGE',
+            markets.filter((m) => m.marketId.startsWith('X')),
+            { volumeUsd: '26003599000000' },
+          ),
+        ),
+        ok(
+          event(
+            'DRIFT',
+            markets.filter((m) => m.marketId.startsWith('U')),
+            { provider: 'bisonfi', category: 'climate & science' },
+          ),
+        ),
       ],
     });
   await write(0, [
@@ -65,8 +79,17 @@ beforeAll(async () => {
 });
 
 describe('edge prices (0 = no bid, 1,000,000 = no ask)', () => {
-  const quote = ['buy_yes_usd', 'sell_yes_usd', 'buy_no_usd', 'sell_no_usd', 'yes_bid_usd', 'yes_ask_usd', 'yes_mid_usd', 'yes_spread_usd',
-    'implied_yes_probability'] as const;
+  const quote = [
+    'buy_yes_usd',
+    'sell_yes_usd',
+    'buy_no_usd',
+    'sell_no_usd',
+    'yes_bid_usd',
+    'yes_ask_usd',
+    'yes_mid_usd',
+    'yes_spread_usd',
+    'implied_yes_probability',
+  ] as const;
   const shape = (r: Record<string, unknown>) => [r.market_id, ...quote.map((c) => num(r[c]))];
 
   it('leave the raw prices as received and make the derived quote null where a side is missing', async () => {
@@ -104,8 +127,17 @@ describe('edge prices (0 = no bid, 1,000,000 = no ask)', () => {
     const candles = await db.sql`
       select bucket_start, open_yes_mid_usd, high_yes_mid_usd, low_yes_mid_usd, close_yes_mid_usd, avg_yes_spread_usd, quote_changes
       from analytics.candles('X1', '10 minutes', ${iso(0)}::timestamptz, ${iso(20)}::timestamptz)`;
-    expect(candles.map((r) => [time(r.bucket_start), num(r.open_yes_mid_usd), num(r.high_yes_mid_usd), num(r.low_yes_mid_usd),
-      num(r.close_yes_mid_usd), num(r.avg_yes_spread_usd), r.quote_changes])).toEqual([
+    expect(
+      candles.map((r) => [
+        time(r.bucket_start),
+        num(r.open_yes_mid_usd),
+        num(r.high_yes_mid_usd),
+        num(r.low_yes_mid_usd),
+        num(r.close_yes_mid_usd),
+        num(r.avg_yes_spread_usd),
+        r.quote_changes,
+      ]),
+    ).toEqual([
       [iso(0), 0.645, 0.645, 0.645, 0.645, 0.01, 1],
       // The one-sided quote has no mid: not a mid of 0.7 (bid 0.40 with an "ask" of 1.00).
       [iso(10), null, null, null, null, null, 1],
@@ -113,8 +145,12 @@ describe('edge prices (0 = no bid, 1,000,000 = no ask)', () => {
     // A bucket over both: high and low skip the quote without a mid, close is null.
     const [wide] = await db.sql`
       select * from analytics.candles('X1', '20 minutes', ${iso(0)}::timestamptz, ${iso(20)}::timestamptz)`;
-    expect([num(wide!.open_yes_mid_usd), num(wide!.high_yes_mid_usd), num(wide!.low_yes_mid_usd), num(wide!.close_yes_mid_usd)])
-      .toEqual([0.645, 0.645, 0.645, null]);
+    expect([num(wide!.open_yes_mid_usd), num(wide!.high_yes_mid_usd), num(wide!.low_yes_mid_usd), num(wide!.close_yes_mid_usd)]).toEqual([
+      0.645,
+      0.645,
+      0.645,
+      null,
+    ]);
   });
 });
 
@@ -126,7 +162,8 @@ describe('volume units', () => {
       { market_id: 'U1', volume: '100', volume_usd: '100', event_volume_micro_usd: '123456.789' },
       { market_id: 'X1', volume: '26003599', volume_usd: '26003599', event_volume_micro_usd: '26003599000000' },
     ]);
-    const [history] = await db.sql`select volume, volume_usd from analytics.price_history where market_id = 'X1' order by valid_from desc limit 1`;
+    const [history] =
+      await db.sql`select volume, volume_usd from analytics.price_history where market_id = 'X1' order by valid_from desc limit 1`;
     expect(history).toEqual({ volume: '26003599', volume_usd: '26003599' });
   });
 });
@@ -137,25 +174,60 @@ describe('values outside the documented lists', () => {
       select m.market_id, m.status, m.result, m.open_time, m.close_time, e.provider, e.category
       from prediction.markets m join prediction.events e using (event_id) where m.market_id like 'U%' order by 1`;
     expect(markets).toEqual([
-      { market_id: 'U1', status: 'cancelled', result: 'void', open_time: new Date(1_767_225_600_000), close_time: new Date(1_767_312_000_000),
-        provider: 'bisonfi', category: 'climate & science' },
-      { market_id: 'U2', status: null, result: null, open_time: null, close_time: null, provider: 'bisonfi', category: 'climate & science' },
+      {
+        market_id: 'U1',
+        status: 'cancelled',
+        result: 'void',
+        open_time: new Date(1_767_225_600_000),
+        close_time: new Date(1_767_312_000_000),
+        provider: 'bisonfi',
+        category: 'climate & science',
+      },
+      {
+        market_id: 'U2',
+        status: null,
+        result: null,
+        open_time: null,
+        close_time: null,
+        provider: 'bisonfi',
+        category: 'climate & science',
+      },
     ]);
-    const history = await db.sql`select status, result, valid_from from prediction.market_state_history where market_id = 'U1' order by valid_from`;
-    expect(history.map((h) => [h.status, h.result, time(h.valid_from)])).toEqual([['open', null, iso(0)], ['cancelled', 'void', iso(10)]]);
+    const history =
+      await db.sql`select status, result, valid_from from prediction.market_state_history where market_id = 'U1' order by valid_from`;
+    expect(history.map((h) => [h.status, h.result, time(h.valid_from)])).toEqual([
+      ['open', null, iso(0)],
+      ['cancelled', 'void', iso(10)],
+    ]);
   });
 
   it('are shown as received, and an unknown status counts as neither open nor closed', async () => {
-    const latest = await db.sql`select market_id, status, result, open_time, category, provider from analytics.market_latest where market_id like 'U%' order by 1`;
+    const latest =
+      await db.sql`select market_id, status, result, open_time, category, provider from analytics.market_latest where market_id like 'U%' order by 1`;
     expect(latest).toEqual([
-      { market_id: 'U1', status: 'cancelled', result: 'void', open_time: new Date(1_767_225_600_000), category: 'climate & science', provider: 'bisonfi' },
+      {
+        market_id: 'U1',
+        status: 'cancelled',
+        result: 'void',
+        open_time: new Date(1_767_225_600_000),
+        category: 'climate & science',
+        provider: 'bisonfi',
+      },
       { market_id: 'U2', status: null, result: null, open_time: null, category: 'climate & science', provider: 'bisonfi' },
     ]);
     const resolutions = await db.sql`
       select market_id, status, is_settled, closed_first_observed_at, settled_first_observed_at, settlement_lag_seconds
       from analytics.market_resolutions where market_id like 'U%' order by 1`;
-    expect(resolutions.map((r) => [r.market_id, r.status, r.is_settled, r.closed_first_observed_at, time(r.settled_first_observed_at),
-      r.settlement_lag_seconds])).toEqual([
+    expect(
+      resolutions.map((r) => [
+        r.market_id,
+        r.status,
+        r.is_settled,
+        r.closed_first_observed_at,
+        time(r.settled_first_observed_at),
+        r.settlement_lag_seconds,
+      ]),
+    ).toEqual([
       ['U1', 'cancelled', true, null, iso(10), null],
       ['U2', null, false, null, null, null],
     ]);
@@ -173,9 +245,16 @@ describe('analytics.upstream_drift', () => {
   const EVENTS = 'test:/events';
 
   beforeAll(async () => {
-    const [run] = await db.sql`insert into prediction.ingest_runs (job, started_at, status) values ('sync', now(), 'running') returning run_id`;
+    const [run] =
+      await db.sql`insert into prediction.ingest_runs (job, started_at, status) values ('sync', now(), 'running') returning run_id`;
     const runId = Number(run!.run_id);
-    const shape = (endpoint: string, fingerprint: string, paths: string[], count = 1) => ({ endpoint, fingerprint, paths, example: { fingerprint }, count });
+    const shape = (endpoint: string, fingerprint: string, paths: string[], count = 1) => ({
+      endpoint,
+      fingerprint,
+      paths,
+      example: { fingerprint },
+      count,
+    });
     const V1 = ['marketId:string', 'pricing.volume:number', 'settlementTime:number', 'status:string'];
     const V2 = ['marketId:string', 'pricing.volume:string', 'resolveAt:null', 'status:string'];
     await recordShapes(db.sql, runId, [shape(MARKETS, 'v1', V1, 5), shape(BOOKS, 'b1', ['no:array', 'yes:array'])], t(0));
@@ -184,14 +263,34 @@ describe('analytics.upstream_drift', () => {
     await recordShapes(db.sql, runId, [shape(EVENTS, 'e2', ['a:string', 'b:number']), shape(EVENTS, 'e1', ['a:string'])], t(20));
   });
 
-  it('shows each shape with the paths it added and removed against the endpoint\'s previous shape', async () => {
-    const rows = await db.sql`select * from analytics.upstream_drift where endpoint like 'test:%' order by endpoint, first_seen_at, fingerprint`;
-    expect(rows.map((r) => [r.endpoint, r.fingerprint, time(r.first_seen_at), time(r.last_seen_at), Number(r.records_seen), r.is_current,
-      r.paths_added, r.paths_removed])).toEqual([
+  it("shows each shape with the paths it added and removed against the endpoint's previous shape", async () => {
+    const rows =
+      await db.sql`select * from analytics.upstream_drift where endpoint like 'test:%' order by endpoint, first_seen_at, fingerprint`;
+    expect(
+      rows.map((r) => [
+        r.endpoint,
+        r.fingerprint,
+        time(r.first_seen_at),
+        time(r.last_seen_at),
+        Number(r.records_seen),
+        r.is_current,
+        r.paths_added,
+        r.paths_removed,
+      ]),
+    ).toEqual([
       [EVENTS, 'e1', iso(20), iso(20), 1, true, null, null],
       [EVENTS, 'e2', iso(20), iso(20), 1, true, ['b:number'], []],
       [MARKETS, 'v1', iso(0), iso(0), 5, false, null, null],
-      [MARKETS, 'v2', iso(10), iso(10), 3, true, ['pricing.volume:string', 'resolveAt:null'], ['pricing.volume:number', 'settlementTime:number']],
+      [
+        MARKETS,
+        'v2',
+        iso(10),
+        iso(10),
+        3,
+        true,
+        ['pricing.volume:string', 'resolveAt:null'],
+        ['pricing.volume:number', 'settlementTime:number'],
+      ],
       [BOOKS, 'b1', iso(0), iso(0), 1, true, null, null],
     ]);
     expect(rows[3]!.example).toEqual({ fingerprint: 'v2' });
@@ -199,7 +298,7 @@ describe('analytics.upstream_drift', () => {
 
   it('moves is_current back to an older shape when the endpoint sends it again, without reordering the timeline', async () => {
     await recordShapes(db.sql, null, [{ endpoint: MARKETS, fingerprint: 'v1', paths: [], example: null, count: 2 }], t(30));
-    const rows = await db.db.select().from(analytics.upstreamDrift);
+    const rows = await orm.select().from(analytics.upstreamDrift);
     const markets = rows.filter((r) => r.endpoint === MARKETS).sort((a, b) => a.firstSeenAt.getTime() - b.firstSeenAt.getTime());
     expect(markets.map((r) => [r.fingerprint, r.isCurrent, r.recordsSeen, r.pathsAdded, r.lastSeenAt.toISOString()])).toEqual([
       ['v1', true, 7, null, iso(30)],

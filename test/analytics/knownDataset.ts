@@ -50,8 +50,38 @@ const M1_OBSERVED: [number, Partial<Market>][] = [
 
 /** Order books of M1: YES bids and NO bids, [price cents, size]. */
 export const M1_BOOKS: [number, ReturnType<typeof book>][] = [
-  [0, book('M1', [['64', '100'], ['63', '50'], ['55', '10']], [['35', '10'], ['34', '20'], ['20', '5']])],
-  [5, book('M1', [['64', '100'], ['63', '50'], ['55', '10']], [['35', '10'], ['34', '20'], ['20', '5']])],
+  [
+    0,
+    book(
+      'M1',
+      [
+        ['64', '100'],
+        ['63', '50'],
+        ['55', '10'],
+      ],
+      [
+        ['35', '10'],
+        ['34', '20'],
+        ['20', '5'],
+      ],
+    ),
+  ],
+  [
+    5,
+    book(
+      'M1',
+      [
+        ['64', '100'],
+        ['63', '50'],
+        ['55', '10'],
+      ],
+      [
+        ['35', '10'],
+        ['34', '20'],
+        ['20', '5'],
+      ],
+    ),
+  ],
   [10, book('M1', [['66', '40']], [['32', '15']])],
   [20, book('M1', [], [], true)],
 ];
@@ -70,4 +100,5 @@ export async function writeKnownDataset(sql: Sql): Promise<void> {
 
 /** Numeric columns arrive as exact decimal strings; compare them as numbers. */
 export const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-export const time = (value: unknown): string | null => (value instanceof Date ? value.toISOString() : value === null ? null : String(value));
+export const time = (value: unknown): string | null =>
+  value instanceof Date ? value.toISOString() : value === null ? null : String(value);

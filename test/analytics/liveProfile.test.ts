@@ -34,7 +34,12 @@ function capture(): Capture {
   const markets: Capture['markets'] = new Map();
   for (const m of sim.world.markets()) {
     const body = copy(sim.world.marketBody(m.marketId, { detail: false }) as LiveMarket);
-    markets.set(m.marketId, { body, status: m.status, result: m.result, book: copy(sim.world.orderBookBody(m.marketId) as LiveOrderBook | null) });
+    markets.set(m.marketId, {
+      body,
+      status: m.status,
+      result: m.result,
+      book: copy(sim.world.orderBookBody(m.marketId) as LiveOrderBook | null),
+    });
   }
   return { atMs: sim.world.nowSec * 1000, events, markets };
 }
@@ -86,8 +91,18 @@ function fixed(units: number, scale: number): string {
 function expectedQuote(p: LivePricing, status: string) {
   const noQuote = status !== 'open' && [p.buyYesPriceUsd, p.sellYesPriceUsd, p.buyNoPriceUsd, p.sellNoPriceUsd].every((v) => v === 0);
   if (noQuote) return { raw: [null, null, null, null], bid: null, ask: null, mid: null };
-  const bid = p.sellYesPriceUsd !== 0 ? p.sellYesPriceUsd : p.buyNoPriceUsd !== 1_000_000 && p.buyNoPriceUsd !== 0 ? 1_000_000 - p.buyNoPriceUsd : null;
-  const ask = p.buyYesPriceUsd !== 1_000_000 && p.buyYesPriceUsd !== 0 ? p.buyYesPriceUsd : p.sellNoPriceUsd !== 0 ? 1_000_000 - p.sellNoPriceUsd : null;
+  const bid =
+    p.sellYesPriceUsd !== 0
+      ? p.sellYesPriceUsd
+      : p.buyNoPriceUsd !== 1_000_000 && p.buyNoPriceUsd !== 0
+        ? 1_000_000 - p.buyNoPriceUsd
+        : null;
+  const ask =
+    p.buyYesPriceUsd !== 1_000_000 && p.buyYesPriceUsd !== 0
+      ? p.buyYesPriceUsd
+      : p.sellNoPriceUsd !== 0
+        ? 1_000_000 - p.sellNoPriceUsd
+        : null;
   const usd = (micro: number | null) => (micro === null ? null : fixed(micro, 6));
   return {
     raw: [p.buyYesPriceUsd, p.sellYesPriceUsd, p.buyNoPriceUsd, p.sellNoPriceUsd].map(usd),
@@ -104,7 +119,9 @@ describe('analytics over the live profile, against the simulator’s world', () 
     const stored = await db.sql`select market_id from prediction.markets order by market_id`;
     expect(rows.map((r) => r.market_id)).toEqual(stored.map((m) => m.market_id));
     expect(new Set(rows.map((r) => r.market_id)).size).toBe(rows.length);
-    const events = new Map((await db.sql`select event_id, last_seen_at from prediction.events`).map((e) => [e.event_id as string, e.last_seen_at as Date]));
+    const events = new Map(
+      (await db.sql`select event_id, last_seen_at from prediction.events`).map((e) => [e.event_id as string, e.last_seen_at as Date]),
+    );
 
     let closedNoQuote = 0;
     let oneSided = 0;
@@ -156,10 +173,14 @@ describe('analytics over the live profile, against the simulator’s world', () 
     const [t0, t1] = [first.atMs, second.atMs];
     const open0 = [...first.markets].filter(([id, m]) => m.status === 'open' && second.markets.get(id));
     // One market repriced between the syncs, one that closed in between, one quoting a side as missing.
-    const repriced = open0.find(([id, m]) => second.markets.get(id)!.status === 'open' &&
-      m.body.pricing.buyYesPriceUsd !== second.markets.get(id)!.body.pricing.buyYesPriceUsd)?.[0];
+    const repriced = open0.find(
+      ([id, m]) =>
+        second.markets.get(id)!.status === 'open' && m.body.pricing.buyYesPriceUsd !== second.markets.get(id)!.body.pricing.buyYesPriceUsd,
+    )?.[0];
     const closed = open0.find(([id]) => second.markets.get(id)!.status === 'closed')?.[0];
-    const oneSided = open0.find(([id]) => second.markets.get(id)!.status === 'open' && expectedQuote(second.markets.get(id)!.body.pricing, 'open').mid === null)?.[0];
+    const oneSided = open0.find(
+      ([id]) => second.markets.get(id)!.status === 'open' && expectedQuote(second.markets.get(id)!.body.pricing, 'open').mid === null,
+    )?.[0];
     expect([repriced, closed, oneSided].every((id) => id !== undefined)).toBe(true);
 
     for (const id of [repriced!, closed!, oneSided!]) {
@@ -179,7 +200,10 @@ describe('analytics over the live profile, against the simulator’s world', () 
         const seen = expected.markets.get(id)!;
         const q = expectedQuote(seen.body.pricing, seen.status);
         // The quote in force was first observed by the first sync, unless the second one saw it change.
-        const stored = (c: Capture) => { const m = c.markets.get(id)!; return JSON.stringify([expectedQuote(m.body.pricing, m.status).raw, m.body.pricing.volume]); };
+        const stored = (c: Capture) => {
+          const m = c.markets.get(id)!;
+          return JSON.stringify([expectedQuote(m.body.pricing, m.status).raw, m.body.pricing.volume]);
+        };
         const quoteFrom = expected === second && stored(second) !== stored(first) ? t1 : t0;
         const r = rows[0]!;
         expect({
@@ -217,14 +241,19 @@ describe('analytics over the live profile, against the simulator’s world', () 
     for (const r of rows) {
       const m = second.markets.get(r.market_id as string)!;
       expect(m.body.resolveAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      expect({ id: r.market_id, result: r.result, status: r.status, settlement: (r.settlement_time as Date).toISOString(), lag: Number(r.settlement_lag_seconds) })
-        .toEqual({
-          id: r.market_id,
-          result: m.result,
-          status: 'closed',
-          settlement: m.body.resolveAt,
-          lag: (Date.parse(m.body.resolveAt!) - m.body.closeTime * 1000) / 1000,
-        });
+      expect({
+        id: r.market_id,
+        result: r.result,
+        status: r.status,
+        settlement: (r.settlement_time as Date).toISOString(),
+        lag: Number(r.settlement_lag_seconds),
+      }).toEqual({
+        id: r.market_id,
+        result: m.result,
+        status: 'closed',
+        settlement: m.body.resolveAt,
+        lag: (Date.parse(m.body.resolveAt!) - m.body.closeTime * 1000) / 1000,
+      });
     }
     // Every other market: no result, no settlement time (resolveAt null) yet, closed ones included.
     const pending = all.filter((r) => !r.is_settled);
@@ -250,7 +279,10 @@ describe('analytics over the live profile, against the simulator’s world', () 
     const best = (levels: [string, number][]) => (levels.length === 0 ? null : Math.max(...levels.map(([d]) => units(d))));
     /** Contracts (in hundredths) of the levels within `cents` of the best, or of all levels. */
     const depth = (levels: [string, number][], top: number | null, cents = Infinity) =>
-      fixed(levels.filter(([d]) => top !== null && units(d) >= top - cents * 100).reduce((sum, [, size]) => sum + Math.round(size * 100), 0), 2);
+      fixed(
+        levels.filter(([d]) => top !== null && units(d) >= top - cents * 100).reduce((sum, [, size]) => sum + Math.round(size * 100), 0),
+        2,
+      );
     let subCentNearTop = 0;
     let emptySide = 0;
     for (const r of withBook) {
@@ -264,8 +296,14 @@ describe('analytics over the live profile, against the simulator’s world', () 
         yesAsk: dec(r.best_yes_ask_cents),
         spread: dec(r.spread_cents),
         mid: dec(r.mid_cents),
-        depth: [r.yes_bid_depth_1c_contracts, r.yes_bid_depth_5c_contracts, r.yes_bid_total_contracts,
-          r.yes_ask_depth_1c_contracts, r.yes_ask_depth_5c_contracts, r.yes_ask_total_contracts].map(dec),
+        depth: [
+          r.yes_bid_depth_1c_contracts,
+          r.yes_bid_depth_5c_contracts,
+          r.yes_bid_total_contracts,
+          r.yes_ask_depth_1c_contracts,
+          r.yes_ask_depth_5c_contracts,
+          r.yes_ask_total_contracts,
+        ].map(dec),
       }).toEqual({
         id: r.market_id,
         yesBid: yes === null ? null : fixed(yes, 2),
@@ -273,10 +311,19 @@ describe('analytics over the live profile, against the simulator’s world', () 
         yesAsk: ask === null ? null : fixed(ask, 2),
         spread: yes === null || ask === null ? null : fixed(ask - yes, 2),
         mid: yes === null || ask === null ? null : fixed((yes + ask) * 5, 3),
-        depth: [depth(book.yes_dollars, yes, 1), depth(book.yes_dollars, yes, 5), depth(book.yes_dollars, yes),
-          depth(book.no_dollars, no, 1), depth(book.no_dollars, no, 5), depth(book.no_dollars, no)],
+        depth: [
+          depth(book.yes_dollars, yes, 1),
+          depth(book.yes_dollars, yes, 5),
+          depth(book.yes_dollars, yes),
+          depth(book.no_dollars, no, 1),
+          depth(book.no_dollars, no, 5),
+          depth(book.no_dollars, no),
+        ],
       });
-      const nearTop = [...book.yes_dollars.filter(([d]) => yes !== null && units(d) >= yes - 100), ...book.no_dollars.filter(([d]) => no !== null && units(d) >= no - 100)];
+      const nearTop = [
+        ...book.yes_dollars.filter(([d]) => yes !== null && units(d) >= yes - 100),
+        ...book.no_dollars.filter(([d]) => no !== null && units(d) >= no - 100),
+      ];
       if (nearTop.some(([d]) => units(d) % 100 !== 0)) subCentNearTop++;
       if (yes === null || no === null) emptySide++;
     }
@@ -330,7 +377,10 @@ describe('analytics over the live profile, against the simulator’s world', () 
   it('upstream_drift: the current shapes of /events, /events#markets and /orderbook/{marketId} are those the world sends now', async () => {
     const rows = await db.sql`select endpoint, paths, is_current from analytics.upstream_drift`;
     const current = (endpoint: string) =>
-      rows.filter((r) => r.endpoint === endpoint && r.is_current).map((r) => (r.paths as string[]).join(' ')).sort();
+      rows
+        .filter((r) => r.endpoint === endpoint && r.is_current)
+        .map((r) => (r.paths as string[]).join(' '))
+        .sort();
 
     // The records the second sync read: the listed events (their markets apart), their markets as embedded, and the books of open markets.
     const listed = [...second.events].filter(([, e]) => e.isActive);

@@ -8,13 +8,32 @@ beforeAll(() => writeKnownDataset(db.sql));
 describe('analytics.orderbook_top', () => {
   it('gives each snapshot its best YES bid and ask (100 - best NO bid), spread, mid and depth within 1/5/10 cents', async () => {
     const rows = await db.sql`select * from analytics.orderbook_top where market_id = 'M1' order by valid_from`;
-    expect(rows.map((r) => ({
-      valid: [time(r.valid_from), time(r.valid_to), time(r.last_observed_at)],
-      top: [r.is_null, num(r.best_yes_bid_cents), num(r.best_no_bid_cents), num(r.best_yes_ask_cents), num(r.spread_cents), num(r.mid_cents),
-        num(r.implied_yes_probability)],
-      bids: [num(r.yes_bid_depth_1c_contracts), num(r.yes_bid_depth_5c_contracts), num(r.yes_bid_depth_10c_contracts), num(r.yes_bid_total_contracts)],
-      asks: [num(r.yes_ask_depth_1c_contracts), num(r.yes_ask_depth_5c_contracts), num(r.yes_ask_depth_10c_contracts), num(r.yes_ask_total_contracts)],
-    }))).toEqual([
+    expect(
+      rows.map((r) => ({
+        valid: [time(r.valid_from), time(r.valid_to), time(r.last_observed_at)],
+        top: [
+          r.is_null,
+          num(r.best_yes_bid_cents),
+          num(r.best_no_bid_cents),
+          num(r.best_yes_ask_cents),
+          num(r.spread_cents),
+          num(r.mid_cents),
+          num(r.implied_yes_probability),
+        ],
+        bids: [
+          num(r.yes_bid_depth_1c_contracts),
+          num(r.yes_bid_depth_5c_contracts),
+          num(r.yes_bid_depth_10c_contracts),
+          num(r.yes_bid_total_contracts),
+        ],
+        asks: [
+          num(r.yes_ask_depth_1c_contracts),
+          num(r.yes_ask_depth_5c_contracts),
+          num(r.yes_ask_depth_10c_contracts),
+          num(r.yes_ask_total_contracts),
+        ],
+      })),
+    ).toEqual([
       // YES bids 64x100, 63x50, 55x10; NO bids 35x10, 34x20, 20x5 = YES asks 65x10, 66x20, 80x5.
       { valid: [iso(0), iso(10), iso(5)], top: [false, 64, 35, 65, 1, 64.5, 0.645], bids: [150, 150, 160, 160], asks: [30, 30, 30, 35] },
       { valid: [iso(10), iso(20), iso(10)], top: [false, 66, 32, 68, 2, 67, 0.67], bids: [40, 40, 40, 40], asks: [15, 15, 15, 15] },
@@ -31,8 +50,20 @@ describe('analytics.orderbook_depth', () => {
       join analytics.orderbook_top t using (market_id, snapshot_id)
       where d.market_id = 'M1' and t.valid_from = ${iso(0)}::timestamptz
       order by d.yes_side, d.level_rank`;
-    expect(rows.map((r) => [r.yes_side, Number(r.level_rank), num(r.yes_price_cents), num(r.distance_from_best_cents), num(r.size_contracts),
-      num(r.cumulative_contracts), num(r.cumulative_usd), num(r.average_price_cents), r.book_side, num(r.book_price_cents)])).toEqual([
+    expect(
+      rows.map((r) => [
+        r.yes_side,
+        Number(r.level_rank),
+        num(r.yes_price_cents),
+        num(r.distance_from_best_cents),
+        num(r.size_contracts),
+        num(r.cumulative_contracts),
+        num(r.cumulative_usd),
+        num(r.average_price_cents),
+        r.book_side,
+        num(r.book_price_cents),
+      ]),
+    ).toEqual([
       ['ask', 1, 65, 0, 10, 10, 6.5, 65, 'no', 35],
       ['ask', 2, 66, 1, 20, 30, 19.7, 65.666667, 'no', 34],
       ['ask', 3, 80, 15, 5, 35, 23.7, 67.714286, 'no', 20],
@@ -47,8 +78,18 @@ describe('analytics.cost_to_buy_yes', () => {
   const cost = async (contracts: string, at: string, minusMicros = 0) => {
     const [row] = await db.sql`
       select * from analytics.cost_to_buy_yes('M1', ${contracts}::numeric, ${at}::timestamptz - make_interval(secs => ${minusMicros}::float8 / 1e6))`;
-    return row && [time(row.book_observed_at), num(row.contracts_filled), num(row.cost_usd), num(row.average_price_cents),
-      num(row.best_ask_cents), num(row.worst_price_cents), num(row.slippage_cents), row.fully_filled];
+    return (
+      row && [
+        time(row.book_observed_at),
+        num(row.contracts_filled),
+        num(row.cost_usd),
+        num(row.average_price_cents),
+        num(row.best_ask_cents),
+        num(row.worst_price_cents),
+        num(row.slippage_cents),
+        row.fully_filled,
+      ]
+    );
   };
 
   it('walks the NO bids of the book in force: 25 contracts = 10 at 65c + 15 at 66c', async () => {

@@ -7,27 +7,89 @@ beforeAll(() => writeKnownDataset(db.sql));
 
 /** The columns a test compares, with numbers as numbers and times as ISO strings. */
 function pick<T extends Record<string, unknown>>(row: T | undefined, columns: string[]) {
-  return Object.fromEntries(columns.map((c) => {
-    const v = row?.[c];
-    return [c, v instanceof Date ? v.toISOString() : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v];
-  }));
+  return Object.fromEntries(
+    columns.map((c) => {
+      const v = row?.[c];
+      return [c, v instanceof Date ? v.toISOString() : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v];
+    }),
+  );
 }
 
 describe('analytics.price_history', () => {
   it('turns the change-only snapshots into validity intervals with USD prices, mid, spread and probability', async () => {
     const rows = await db.sql`
       select * from analytics.price_history where market_id = 'M1' order by valid_from`;
-    const cols = ['valid_from', 'valid_to', 'last_observed_at', 'buy_yes_usd', 'sell_yes_usd', 'buy_no_usd', 'sell_no_usd',
-      'yes_bid_usd', 'yes_ask_usd', 'yes_mid_usd', 'yes_spread_usd', 'implied_yes_probability'];
+    const cols = [
+      'valid_from',
+      'valid_to',
+      'last_observed_at',
+      'buy_yes_usd',
+      'sell_yes_usd',
+      'buy_no_usd',
+      'sell_no_usd',
+      'yes_bid_usd',
+      'yes_ask_usd',
+      'yes_mid_usd',
+      'yes_spread_usd',
+      'implied_yes_probability',
+    ];
     expect(rows.map((r) => pick(r, cols))).toEqual([
-      { valid_from: iso(0), valid_to: iso(10), last_observed_at: iso(5), buy_yes_usd: 0.65, sell_yes_usd: 0.64, buy_no_usd: 0.36,
-        sell_no_usd: 0.35, yes_bid_usd: 0.64, yes_ask_usd: 0.65, yes_mid_usd: 0.645, yes_spread_usd: 0.01, implied_yes_probability: 0.645 },
-      { valid_from: iso(10), valid_to: iso(90), last_observed_at: iso(20), buy_yes_usd: 0.7, sell_yes_usd: 0.68, buy_no_usd: 0.32,
-        sell_no_usd: 0.3, yes_bid_usd: 0.68, yes_ask_usd: 0.7, yes_mid_usd: 0.69, yes_spread_usd: 0.02, implied_yes_probability: 0.69 },
-      { valid_from: iso(90), valid_to: iso(100), last_observed_at: iso(95), buy_yes_usd: 0.6, sell_yes_usd: 0.58, buy_no_usd: 0.42,
-        sell_no_usd: 0.4, yes_bid_usd: 0.58, yes_ask_usd: 0.6, yes_mid_usd: 0.59, yes_spread_usd: 0.02, implied_yes_probability: 0.59 },
-      { valid_from: iso(100), valid_to: null, last_observed_at: iso(100), buy_yes_usd: 0.02, sell_yes_usd: 0.01, buy_no_usd: 0.99,
-        sell_no_usd: 0.98, yes_bid_usd: 0.01, yes_ask_usd: 0.02, yes_mid_usd: 0.015, yes_spread_usd: 0.01, implied_yes_probability: 0.015 },
+      {
+        valid_from: iso(0),
+        valid_to: iso(10),
+        last_observed_at: iso(5),
+        buy_yes_usd: 0.65,
+        sell_yes_usd: 0.64,
+        buy_no_usd: 0.36,
+        sell_no_usd: 0.35,
+        yes_bid_usd: 0.64,
+        yes_ask_usd: 0.65,
+        yes_mid_usd: 0.645,
+        yes_spread_usd: 0.01,
+        implied_yes_probability: 0.645,
+      },
+      {
+        valid_from: iso(10),
+        valid_to: iso(90),
+        last_observed_at: iso(20),
+        buy_yes_usd: 0.7,
+        sell_yes_usd: 0.68,
+        buy_no_usd: 0.32,
+        sell_no_usd: 0.3,
+        yes_bid_usd: 0.68,
+        yes_ask_usd: 0.7,
+        yes_mid_usd: 0.69,
+        yes_spread_usd: 0.02,
+        implied_yes_probability: 0.69,
+      },
+      {
+        valid_from: iso(90),
+        valid_to: iso(100),
+        last_observed_at: iso(95),
+        buy_yes_usd: 0.6,
+        sell_yes_usd: 0.58,
+        buy_no_usd: 0.42,
+        sell_no_usd: 0.4,
+        yes_bid_usd: 0.58,
+        yes_ask_usd: 0.6,
+        yes_mid_usd: 0.59,
+        yes_spread_usd: 0.02,
+        implied_yes_probability: 0.59,
+      },
+      {
+        valid_from: iso(100),
+        valid_to: null,
+        last_observed_at: iso(100),
+        buy_yes_usd: 0.02,
+        sell_yes_usd: 0.01,
+        buy_no_usd: 0.99,
+        sell_no_usd: 0.98,
+        yes_bid_usd: 0.01,
+        yes_ask_usd: 0.02,
+        yes_mid_usd: 0.015,
+        yes_spread_usd: 0.01,
+        implied_yes_probability: 0.015,
+      },
     ]);
     // Exact decimals, not floats: micro-USD scaled without rounding.
     expect(rows[0]!.buy_yes_usd).toBe('0.650000');
@@ -35,30 +97,110 @@ describe('analytics.price_history', () => {
 
   it('fills a missing YES bid from the NO ask (1 - buy_no)', async () => {
     const [m2] = await db.sql`select * from analytics.price_history where market_id = 'M2'`;
-    expect(pick(m2, ['valid_from', 'valid_to', 'last_observed_at', 'sell_yes_usd', 'yes_bid_usd', 'yes_ask_usd', 'yes_mid_usd', 'yes_spread_usd']))
-      .toEqual({ valid_from: iso(0), valid_to: null, last_observed_at: iso(100), sell_yes_usd: null, yes_bid_usd: 0.28, yes_ask_usd: 0.3,
-        yes_mid_usd: 0.29, yes_spread_usd: 0.02 });
+    expect(
+      pick(m2, [
+        'valid_from',
+        'valid_to',
+        'last_observed_at',
+        'sell_yes_usd',
+        'yes_bid_usd',
+        'yes_ask_usd',
+        'yes_mid_usd',
+        'yes_spread_usd',
+      ]),
+    ).toEqual({
+      valid_from: iso(0),
+      valid_to: null,
+      last_observed_at: iso(100),
+      sell_yes_usd: null,
+      yes_bid_usd: 0.28,
+      yes_ask_usd: 0.3,
+      yes_mid_usd: 0.29,
+      yes_spread_usd: 0.02,
+    });
   });
 });
 
 describe('analytics.market_latest', () => {
   it('shows every market with its current state and prices and the time of its last observation', async () => {
     const rows = await db.sql`select * from analytics.market_latest order by market_id`;
-    const cols = ['market_id', 'event_id', 'provider', 'category', 'status', 'result', 'settlement_time', 'close_time',
-      'last_seen_at', 'quote_observed_at', 'quote_last_observed_at', 'yes_bid_usd', 'yes_ask_usd', 'yes_mid_usd', 'yes_spread_usd',
-      'implied_yes_probability', 'volume'];
+    const cols = [
+      'market_id',
+      'event_id',
+      'provider',
+      'category',
+      'status',
+      'result',
+      'settlement_time',
+      'close_time',
+      'last_seen_at',
+      'quote_observed_at',
+      'quote_last_observed_at',
+      'yes_bid_usd',
+      'yes_ask_usd',
+      'yes_mid_usd',
+      'yes_spread_usd',
+      'implied_yes_probability',
+      'volume',
+    ];
     expect(rows.map((r) => pick(r, cols))).toEqual([
-      { market_id: 'M1', event_id: 'E1', provider: 'polymarket', category: 'crypto', status: 'closed', result: 'no',
-        settlement_time: iso(98), close_time: iso(60), last_seen_at: iso(100), quote_observed_at: iso(100), quote_last_observed_at: iso(100),
-        yes_bid_usd: 0.01, yes_ask_usd: 0.02, yes_mid_usd: 0.015, yes_spread_usd: 0.01, implied_yes_probability: 0.015, volume: 100 },
-      { market_id: 'M2', event_id: 'E1', provider: 'polymarket', category: 'crypto', status: 'open', result: null,
-        settlement_time: null, close_time: '2026-01-02T00:00:00.000Z', last_seen_at: iso(100), quote_observed_at: iso(0),
-        quote_last_observed_at: iso(100), yes_bid_usd: 0.28, yes_ask_usd: 0.3, yes_mid_usd: 0.29, yes_spread_usd: 0.02,
-        implied_yes_probability: 0.29, volume: 5 },
-      { market_id: 'M3', event_id: 'E1', provider: 'polymarket', category: 'crypto', status: 'open', result: null,
-        settlement_time: null, close_time: '2026-01-02T00:00:00.000Z', last_seen_at: iso(100), quote_observed_at: iso(100),
-        quote_last_observed_at: iso(100), yes_bid_usd: 0.64, yes_ask_usd: 0.65, yes_mid_usd: 0.645, yes_spread_usd: 0.01,
-        implied_yes_probability: 0.645, volume: 1234 },
+      {
+        market_id: 'M1',
+        event_id: 'E1',
+        provider: 'polymarket',
+        category: 'crypto',
+        status: 'closed',
+        result: 'no',
+        settlement_time: iso(98),
+        close_time: iso(60),
+        last_seen_at: iso(100),
+        quote_observed_at: iso(100),
+        quote_last_observed_at: iso(100),
+        yes_bid_usd: 0.01,
+        yes_ask_usd: 0.02,
+        yes_mid_usd: 0.015,
+        yes_spread_usd: 0.01,
+        implied_yes_probability: 0.015,
+        volume: 100,
+      },
+      {
+        market_id: 'M2',
+        event_id: 'E1',
+        provider: 'polymarket',
+        category: 'crypto',
+        status: 'open',
+        result: null,
+        settlement_time: null,
+        close_time: '2026-01-02T00:00:00.000Z',
+        last_seen_at: iso(100),
+        quote_observed_at: iso(0),
+        quote_last_observed_at: iso(100),
+        yes_bid_usd: 0.28,
+        yes_ask_usd: 0.3,
+        yes_mid_usd: 0.29,
+        yes_spread_usd: 0.02,
+        implied_yes_probability: 0.29,
+        volume: 5,
+      },
+      {
+        market_id: 'M3',
+        event_id: 'E1',
+        provider: 'polymarket',
+        category: 'crypto',
+        status: 'open',
+        result: null,
+        settlement_time: null,
+        close_time: '2026-01-02T00:00:00.000Z',
+        last_seen_at: iso(100),
+        quote_observed_at: iso(100),
+        quote_last_observed_at: iso(100),
+        yes_bid_usd: 0.64,
+        yes_ask_usd: 0.65,
+        yes_mid_usd: 0.645,
+        yes_spread_usd: 0.01,
+        implied_yes_probability: 0.645,
+        volume: 1234,
+      },
     ]);
   });
 });
@@ -68,13 +210,33 @@ describe('analytics.price_as_of', () => {
   async function asOf(at: string, minusMicros = 0) {
     const [row] = await db.sql`
       select * from analytics.price_as_of('M1', ${at}::timestamptz - make_interval(secs => ${minusMicros}::float8 / 1e6))`;
-    return row && pick(row, ['status', 'result', 'settlement_time', 'state_observed_at', 'quote_observed_at', 'yes_mid_usd', 'yes_spread_usd', 'buy_yes_usd']);
+    return (
+      row &&
+      pick(row, [
+        'status',
+        'result',
+        'settlement_time',
+        'state_observed_at',
+        'quote_observed_at',
+        'yes_mid_usd',
+        'yes_spread_usd',
+        'buy_yes_usd',
+      ])
+    );
   }
 
   it('is right exactly at each change instant, and 1 µs before it', async () => {
     expect(await asOf(iso(0), 1)).toBeUndefined();
-    expect(await asOf(iso(0))).toEqual({ status: 'open', result: null, settlement_time: null, state_observed_at: iso(0),
-      quote_observed_at: iso(0), yes_mid_usd: 0.645, yes_spread_usd: 0.01, buy_yes_usd: 0.65 });
+    expect(await asOf(iso(0))).toEqual({
+      status: 'open',
+      result: null,
+      settlement_time: null,
+      state_observed_at: iso(0),
+      quote_observed_at: iso(0),
+      yes_mid_usd: 0.645,
+      yes_spread_usd: 0.01,
+      buy_yes_usd: 0.65,
+    });
 
     expect(await asOf(iso(10), 1)).toMatchObject({ quote_observed_at: iso(0), yes_mid_usd: 0.645 });
     expect(await asOf(iso(10))).toMatchObject({ quote_observed_at: iso(10), yes_mid_usd: 0.69, status: 'open' });
@@ -83,11 +245,25 @@ describe('analytics.price_as_of', () => {
     expect(await asOf(iso(60))).toMatchObject({ quote_observed_at: iso(10), yes_mid_usd: 0.69, status: 'open' });
 
     expect(await asOf(iso(90), 1)).toMatchObject({ status: 'open', state_observed_at: iso(0), yes_mid_usd: 0.69 });
-    expect(await asOf(iso(90))).toMatchObject({ status: 'closed', result: null, state_observed_at: iso(90), quote_observed_at: iso(90), yes_mid_usd: 0.59 });
+    expect(await asOf(iso(90))).toMatchObject({
+      status: 'closed',
+      result: null,
+      state_observed_at: iso(90),
+      quote_observed_at: iso(90),
+      yes_mid_usd: 0.59,
+    });
 
     expect(await asOf(iso(100), 1)).toMatchObject({ status: 'closed', result: null, settlement_time: null, yes_mid_usd: 0.59 });
-    expect(await asOf(iso(100))).toEqual({ status: 'closed', result: 'no', settlement_time: iso(98), state_observed_at: iso(100),
-      quote_observed_at: iso(100), yes_mid_usd: 0.015, yes_spread_usd: 0.01, buy_yes_usd: 0.02 });
+    expect(await asOf(iso(100))).toEqual({
+      status: 'closed',
+      result: 'no',
+      settlement_time: iso(98),
+      state_observed_at: iso(100),
+      quote_observed_at: iso(100),
+      yes_mid_usd: 0.015,
+      yes_spread_usd: 0.01,
+      buy_yes_usd: 0.02,
+    });
     expect(await asOf('2030-01-01T00:00:00Z')).toMatchObject({ result: 'no', yes_mid_usd: 0.015 });
   });
 
@@ -108,7 +284,10 @@ describe('analytics.price_as_of', () => {
 
   it('prices_as_of(at) gives the cross-section of every market known at that instant', async () => {
     const at50 = await db.sql`select market_id, yes_mid_usd from analytics.prices_as_of(${iso(50)}::timestamptz) order by market_id`;
-    expect(at50.map((r) => [r.market_id, num(r.yes_mid_usd)])).toEqual([['M1', 0.69], ['M2', 0.29]]);
+    expect(at50.map((r) => [r.market_id, num(r.yes_mid_usd)])).toEqual([
+      ['M1', 0.69],
+      ['M2', 0.29],
+    ]);
     const at100 = await db.sql`select market_id from analytics.prices_as_of(${iso(100)}::timestamptz) order by market_id`;
     expect(at100.map((r) => r.market_id)).toEqual(['M1', 'M2', 'M3']);
   });
@@ -129,10 +308,18 @@ describe('analytics.price_as_of', () => {
 describe('analytics.candles', () => {
   const candles = (interval: string, from: string, to: string, marketId = 'M1') => db.sql`
     select * from analytics.candles(${marketId}, ${interval}::interval, ${from}::timestamptz, ${to}::timestamptz)`;
-  const shape = (rows: Record<string, unknown>[]) => rows.map((r) => [
-    time(r.bucket_start), time(r.bucket_end), num(r.open_yes_mid_usd), num(r.high_yes_mid_usd), num(r.low_yes_mid_usd),
-    num(r.close_yes_mid_usd), num(r.avg_yes_spread_usd), r.quote_changes, r.no_observation,
-  ]);
+  const shape = (rows: Record<string, unknown>[]) =>
+    rows.map((r) => [
+      time(r.bucket_start),
+      time(r.bucket_end),
+      num(r.open_yes_mid_usd),
+      num(r.high_yes_mid_usd),
+      num(r.low_yes_mid_usd),
+      num(r.close_yes_mid_usd),
+      num(r.avg_yes_spread_usd),
+      r.quote_changes,
+      r.no_observation,
+    ]);
 
   it('builds OHLC of the YES mid from the quotes in force, with the time-weighted spread, flagging unobserved buckets', async () => {
     expect(shape(await candles('30 minutes', iso(0), iso(120)))).toEqual([

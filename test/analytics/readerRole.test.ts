@@ -1,8 +1,13 @@
-import type postgres from 'postgres';
+import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
+import { migrate } from '../../src/db/migrate.js';
+import { createReaderLogin } from '../helpers/readerLogin.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();
+
+/** Coordination rows of the app (leases, the write lock): a reader gets nothing on them, not even SELECT. */
+const INTERNAL = ['prediction.job_leases', 'prediction.write_lock'];
 
 /** Runs `fn` as prediction_reader in a transaction that is always rolled back. */
 async function asReader<T>(fn: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
@@ -23,19 +28,21 @@ async function asReader<T>(fn: (tx: postgres.TransactionSql) => Promise<T>): Pro
 const INSUFFICIENT_PRIVILEGE = '42501';
 
 describe('prediction_reader', () => {
-  it('is a NOLOGIN role with a statement timeout', async () => {
+  it('is a NOLOGIN role with a statement timeout and an idle-in-transaction timeout', async () => {
     const [role] = await db.sql`
       select r.rolcanlogin, r.rolsuper, r.rolcreaterole, r.rolcreatedb, s.setconfig
       from pg_roles r left join pg_db_role_setting s on s.setrole = r.oid and s.setdatabase = 0
       where r.rolname = 'prediction_reader'`;
     expect(role).toMatchObject({ rolcanlogin: false, rolsuper: false, rolcreaterole: false, rolcreatedb: false });
     expect(role!.setconfig).toContain('statement_timeout=60s');
+    expect(role!.setconfig).toContain('idle_in_transaction_session_timeout=60s');
   });
 
   it('reads every table and view of both schemas and runs the functions', async () => {
     const relations = await db.sql<{ name: string }[]>`
       select format('%I.%I', n.nspname, c.relname) as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname in ('prediction', 'analytics') and c.relkind in ('r', 'p', 'v', 'm') order by 1`;
+      where n.nspname in ('prediction', 'analytics') and c.relkind in ('r', 'p', 'v', 'm')
+        and format('%I.%I', n.nspname, c.relname) <> all(${INTERNAL}::text[]) order by 1`;
     expect(relations.length).toBeGreaterThan(15);
     await asReader(async (tx) => {
       for (const { name } of relations) await tx.unsafe(`select * from ${name} limit 1`);
@@ -72,12 +79,70 @@ describe('prediction_reader', () => {
         bool_and(has_schema_privilege('prediction_reader', n.oid, 'USAGE')) as usage_all,
         bool_or(has_schema_privilege('prediction_reader', n.oid, 'CREATE')) as create_any
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname in ('prediction', 'analytics') and c.relkind in ('r', 'p', 'v', 'm')`;
+      where n.nspname in ('prediction', 'analytics') and c.relkind in ('r', 'p', 'v', 'm')
+        and format('%I.%I', n.nspname, c.relname) <> all(${INTERNAL}::text[])`;
     expect(row).toEqual({ select_all: true, write_any: false, usage_all: true, create_any: false });
     const [fn] = await db.sql`
       select bool_and(has_function_privilege('prediction_reader', p.oid, 'EXECUTE')) as execute_all
       from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'analytics'`;
     expect(fn!.execute_all).toBe(true);
+  });
+
+  it('has no privilege at all on the coordination tables, nor on the schema of the migration lock', async () => {
+    const rows = await db.sql<{ name: string; any: boolean }[]>`
+      select t as name, has_table_privilege('prediction_reader', t, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')
+        or has_table_privilege('public', t, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER') as any
+      from unnest(${[...INTERNAL, 'drizzle.migration_lock']}::text[]) t`;
+    expect(rows).toEqual([...INTERNAL, 'drizzle.migration_lock'].map((name) => ({ name, any: false })));
+    const [schema] = await db.sql`select has_schema_privilege('prediction_reader', 'drizzle', 'USAGE') as usage`;
+    expect(schema!.usage).toBe(false);
+    for (const table of INTERNAL) {
+      await expect(asReader((tx) => tx.unsafe(`select * from ${table}`))).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
+    }
+  });
+
+  it('cannot create temporary objects once migrate has run on the database', async () => {
+    const reader = await createReaderLogin(db.sql);
+    const tryTemp = async () => {
+      // A new session each time: a session that already has its temporary schema does not check again.
+      const sql = postgres(reader.urlFor(db.url), { max: 1, onnotice: () => {} });
+      try {
+        await sql`create temp table scratch (i int)`;
+        return 'created';
+      } catch (error) {
+        return (error as { code?: string }).code;
+      } finally {
+        await sql.end();
+      }
+    };
+    try {
+      // This database is a clone, whose ACL is the default one: PUBLIC may create temporary tables.
+      expect(await tryTemp()).toBe('created');
+      await migrate(db.url);
+      expect(await tryTemp()).toBe(INSUFFICIENT_PRIVILEGE);
+      // The app's own role keeps the privilege.
+      await db.sql.begin(async (tx) => {
+        await tx`create temp table app_scratch (i int) on commit drop`;
+      });
+    } finally {
+      await reader.drop();
+    }
+  });
+
+  it('gets an error, not a runaway query, from analytics.candles over more than 100,000 buckets', async () => {
+    const candles = (interval: string, from: string, to: string) =>
+      asReader(
+        (tx) => tx`select count(*)::int as n from analytics.candles('M1', ${interval}::interval, ${from}::timestamptz, ${to}::timestamptz)`,
+      );
+    // 200 years of 1-minute buckets, as in the report that found it.
+    await expect(candles('1 minute', '2000-01-01T00:00:00Z', '2200-01-01T00:00:00Z')).rejects.toMatchObject({
+      code: '22023',
+      message: expect.stringMatching(/at most 100000 buckets per call, got 105190560 /),
+    });
+    // 100,000 exactly is allowed; one more is not.
+    const [exact] = await candles('1 minute', '2026-01-01T00:00:00Z', '2026-03-11T10:40:00Z');
+    expect(exact!.n).toBe(100_000);
+    await expect(candles('1 minute', '2026-01-01T00:00:00Z', '2026-03-11T10:40:00.001Z')).rejects.toMatchObject({ code: '22023' });
   });
 
   it('can read relations created by later migrations (default privileges)', async () => {
@@ -99,7 +164,9 @@ describe('prediction_reader', () => {
     // The migration's own statements, replayed on a database where the role already exists.
     const { readFile } = await import('node:fs/promises');
     const sqlText = await readFile(new URL('../../migrations/0005_comments_and_reader_role.sql', import.meta.url), 'utf8');
-    const roleStatements = sqlText.split('--> statement-breakpoint').filter((s) => /prediction_reader/.test(s) && !/^\s*COMMENT ON (TABLE|COLUMN)/m.test(s));
+    const roleStatements = sqlText
+      .split('--> statement-breakpoint')
+      .filter((s) => /prediction_reader/.test(s) && !/^\s*COMMENT ON (TABLE|COLUMN)/m.test(s));
     expect(roleStatements.length).toBeGreaterThanOrEqual(6);
     for (const statement of roleStatements) await db.sql.unsafe(statement);
     const [role] = await db.sql`select count(*)::int as n from pg_roles where rolname = 'prediction_reader'`;

@@ -71,8 +71,13 @@ describe('analytics.market_resolutions', () => {
   it('leaves the settlement columns empty for a market still pending', async () => {
     const [m2] = await db.sql`select * from analytics.market_resolutions where market_id = 'M2'`;
     expect(m2).toMatchObject({
-      is_settled: false, result: null, closed_first_observed_at: null, settled_first_observed_at: null,
-      settled_last_pending_observed_at: null, settlement_lag_seconds: null, observed_settlement_lag_max_seconds: null,
+      is_settled: false,
+      result: null,
+      closed_first_observed_at: null,
+      settled_first_observed_at: null,
+      settled_last_pending_observed_at: null,
+      settlement_lag_seconds: null,
+      observed_settlement_lag_max_seconds: null,
     });
   });
 });
@@ -80,8 +85,19 @@ describe('analytics.market_resolutions', () => {
 describe('analytics.data_coverage and coverage_gaps', () => {
   it('lists each crawl with its run and the time since the previous complete crawl of its listing', async () => {
     const rows = await db.sql`select * from analytics.data_coverage order by started_at, provider`;
-    expect(rows.map((r) => [r.provider, r.category, r.job, r.run_status, time(r.started_at), num(r.duration_seconds), r.complete,
-      time(r.previous_complete_started_at), num(r.since_previous_complete_seconds)])).toEqual([
+    expect(
+      rows.map((r) => [
+        r.provider,
+        r.category,
+        r.job,
+        r.run_status,
+        time(r.started_at),
+        num(r.duration_seconds),
+        r.complete,
+        time(r.previous_complete_started_at),
+        num(r.since_previous_complete_seconds),
+      ]),
+    ).toEqual([
       ['polymarket', 'crypto', 'sync', 'running', iso(0), 120, true, null, null],
       ['kalshi', 'sports', 'sync', 'running', iso(2), 60, false, null, null],
       ['polymarket', 'crypto', 'sync', 'running', iso(10), 120, true, iso(0), 600],
@@ -96,14 +112,27 @@ describe('analytics.data_coverage and coverage_gaps', () => {
       ['kalshi', 'sports', iso(2), null, 78 * 60, true],
       ['polymarket', 'crypto', iso(10), iso(70), 3600, false],
     ]);
-    const later = await db.sql`select provider, is_open, gap_seconds from analytics.coverage_gaps('15 minutes', ${iso(75)}::timestamptz, ${iso(100)}::timestamptz)`;
-    expect(later.map((g) => [g.provider, g.is_open, num(g.gap_seconds)])).toEqual([['kalshi', true, 98 * 60], ['polymarket', true, 30 * 60]]);
+    const later =
+      await db.sql`select provider, is_open, gap_seconds from analytics.coverage_gaps('15 minutes', ${iso(75)}::timestamptz, ${iso(100)}::timestamptz)`;
+    expect(later.map((g) => [g.provider, g.is_open, num(g.gap_seconds)])).toEqual([
+      ['kalshi', true, 98 * 60],
+      ['polymarket', true, 30 * 60],
+    ]);
   });
 
   it('summarises freshness per provider × category', async () => {
     const rows = await db.sql`select * from analytics.data_freshness order by provider, category`;
-    expect(rows.map((r) => [r.provider, r.category, Number(r.events), Number(r.markets), Number(r.open_markets), time(r.markets_last_seen_at),
-      time(r.last_complete_crawl_started_at)])).toEqual([
+    expect(
+      rows.map((r) => [
+        r.provider,
+        r.category,
+        Number(r.events),
+        Number(r.markets),
+        Number(r.open_markets),
+        time(r.markets_last_seen_at),
+        time(r.last_complete_crawl_started_at),
+      ]),
+    ).toEqual([
       ['kalshi', 'sports', 0, 0, 0, null, null],
       ['polymarket', 'crypto', 1, 3, 2, iso(100), iso(70)],
     ]);

@@ -38,6 +38,8 @@ describe('cli exploration commands', () => {
   it('reject a bound violated before anything is sent, naming the rule, even without a key', async () => {
     const result = await runCli(['search', 'x', '--limit', '25'], { PREDICTION_API_URL: 'http://127.0.0.1:1/prediction/v1' });
     expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toBe('prediction-ingest: Invalid request to GET /events/search: limit must be an integer from 1 to 20, got 25');
+    expect(result.stderr.trim()).toBe(
+      'prediction-ingest: Invalid request to GET /events/search: limit must be an integer from 1 to 20, got 25',
+    );
   });
 });

@@ -1,6 +1,7 @@
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { MIGRATION_LOCK_KEY, migrate } from '../../src/db/migrate.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createMigrationLockTable } from '../../src/db/withMigrationLock.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 
 const EXPECTED_TABLES = [
@@ -8,6 +9,7 @@ const EXPECTED_TABLES = [
   'event_state_history',
   'events',
   'ingest_runs',
+  'job_leases',
   'job_ticks',
   'market_state_history',
   'markets',
@@ -17,6 +19,7 @@ const EXPECTED_TABLES = [
   'rejected_records',
   'upstream_shapes',
   'upstream_sources',
+  'write_lock',
 ];
 
 async function predictionTables(sql: postgres.Sql): Promise<string[]> {
@@ -51,36 +54,69 @@ describe('migrate', () => {
       const fingerprint = await schemaFingerprint(db.sql);
 
       const second = await migrate(db.url);
-      expect(second).toEqual({ applied: 0, total: first.total });
+      expect(second).toEqual({ applied: 0, total: first.total, tempRestricted: true });
       expect(await schemaFingerprint(db.sql)).toBe(fingerprint);
     } finally {
       await db.close();
     }
   });
 
-  it('serializes concurrent migrations with an advisory lock', async () => {
+  it('serializes concurrent migrations with a table lock', async () => {
     const db = await createTestDatabase({ migrated: false });
     const holder = postgres(db.url, { max: 1, onnotice: () => {} });
+    let release!: () => void;
     try {
       // Hold the lock ourselves: a migrate started now must wait without touching the schema.
-      await holder`select pg_advisory_lock(${MIGRATION_LOCK_KEY.toString()}::bigint)`;
+      await createMigrationLockTable(holder);
+      const held = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => (locked = r));
+      const holding = holder.begin(async (tx) => {
+        await tx`lock table drizzle.migration_lock in exclusive mode`;
+        locked();
+        await held;
+      });
+      await isLocked;
       const a = migrate(db.url);
       const b = migrate(db.url);
-      await expect.poll(async () => {
-        const rows = await db.sql`
+      await expect
+        .poll(async () => {
+          const rows = await db.sql`
           select count(*)::int as n from pg_stat_activity
-          where datname = ${db.name} and wait_event_type = 'Lock' and wait_event = 'advisory'`;
-        return rows[0]?.n;
-      }).toBe(2);
+          where datname = ${db.name} and wait_event_type = 'Lock' and wait_event = 'relation'
+            and application_name = 'prediction-ingest migration lock'`;
+          return rows[0]?.n;
+        })
+        .toBe(2);
       expect(await predictionTables(db.sql)).toEqual([]);
 
-      await holder`select pg_advisory_unlock(${MIGRATION_LOCK_KEY.toString()}::bigint)`;
+      release();
+      await holding;
       const results = await Promise.all([a, b]);
       // One of them applied everything; the other found nothing left to do.
       expect(results.map((r) => r.applied).sort((x, y) => x - y)).toEqual([0, results[0]!.total]);
       expect(await predictionTables(db.sql)).toEqual(EXPECTED_TABLES);
     } finally {
+      release?.();
       await holder.end();
+      await db.close();
+    }
+  });
+
+  it('takes TEMPORARY on the database away from PUBLIC at every migrate, since a clone does not inherit it', async () => {
+    // A clone of the migrated template: CREATE DATABASE ... TEMPLATE leaves the clone's ACL at its default.
+    const db = await createTestDatabase();
+    const acl = async () =>
+      (await db.sql`select datacl::text[] as acl from pg_database where datname = current_database()`)[0]!.acl as string[] | null;
+    try {
+      expect(await acl()).toBeNull();
+      const result = await migrate(db.url);
+      expect(result).toMatchObject({ applied: 0, tempRestricted: true });
+      const entries = (await acl())!;
+      // PUBLIC ("=...") keeps CONNECT only; the app's role (here the owner) keeps TEMPORARY.
+      expect(entries.find((e) => e.startsWith('='))).toMatch(/^=c\//);
+      expect(entries.some((e) => /^postgres=[^/]*T/.test(e))).toBe(true);
+    } finally {
       await db.close();
     }
   });

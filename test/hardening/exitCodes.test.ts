@@ -32,7 +32,9 @@ function asQueryError<E extends Error>(error: E, query = 'insert into prediction
 
 /** A server error as postgres.js builds it (src/errors.js, Errors.postgres). */
 function serverError(code: string, message: string, severity = 'FATAL'): Error {
-  return asQueryError(new postgres.PostgresError({ severity, severity_local: severity, code, message, file: 'postgres.c', routine: 'x' } as never));
+  return asQueryError(
+    new postgres.PostgresError({ severity, severity_local: severity, code, message, file: 'postgres.c', routine: 'x' } as never),
+  );
 }
 
 /** A postgres.js connection error (src/errors.js, Errors.connection). */
@@ -54,7 +56,15 @@ describe('every way the database stops answering exits 4', () => {
     ['ECONNRESET mid-query', socketError('ECONNRESET')],
     ['ETIMEDOUT mid-query (keep-alive gave up)', socketError('ETIMEDOUT')],
     ['EPIPE mid-write', socketError('EPIPE', 'write')],
-    ['ECONNREFUSED', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect', address: '127.0.0.1', port: 5432 })],
+    [
+      'ECONNREFUSED',
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+        code: 'ECONNREFUSED',
+        syscall: 'connect',
+        address: '127.0.0.1',
+        port: 5432,
+      }),
+    ],
     ['57P01 admin shutdown', serverError('57P01', 'terminating connection due to administrator command')],
     ['57P02 crash shutdown', serverError('57P02', 'terminating connection because of crash of another server process')],
     ['57P03 cannot connect now', serverError('57P03', 'the database system is starting up')],
@@ -156,10 +166,12 @@ describe('real database failures as postgres.js raises them exit 4', () => {
 
   it('57014: statement timeout', async () => {
     const sql = pool();
-    const error = await rejection(sql.begin(async (tx) => {
-      await tx`set local statement_timeout = 100`;
-      await tx`select pg_sleep(2)`;
-    }));
+    const error = await rejection(
+      sql.begin(async (tx) => {
+        await tx`set local statement_timeout = 100`;
+        await tx`select pg_sleep(2)`;
+      }),
+    );
     expect(error.code).toBe('57014');
     expect(classifyError(error).exitCode).toBe(ExitCode.databaseUnreachable);
   });
@@ -177,10 +189,12 @@ describe('real database failures as postgres.js raises them exit 4', () => {
       await released;
     });
     await isLocked;
-    const error = await rejection(waiter.begin(async (tx) => {
-      await tx`set local lock_timeout = 100`;
-      await tx`insert into locked values (1)`;
-    }));
+    const error = await rejection(
+      waiter.begin(async (tx) => {
+        await tx`set local lock_timeout = 100`;
+        await tx`insert into locked values (1)`;
+      }),
+    );
     release();
     await holding;
     expect(error.code).toBe('55P03');
@@ -262,7 +276,9 @@ describe('a "%" in the database password', () => {
   it('exits 2 naming the variable and saying to percent-encode, never "URI malformed" nor the URL', async () => {
     const result = await runCli(['migrate'], { DATABASE_URL: 'postgres://postgres:50%off-pw@127.0.0.1:1/prediction' });
     expect(result.code).toBe(ExitCode.usage);
-    expect(result.stderr).toContain('DATABASE_URL has a "%" in its password that does not start a percent-encoded character: percent-encode it');
+    expect(result.stderr).toContain(
+      'DATABASE_URL has a "%" in its password that does not start a percent-encoded character: percent-encode it',
+    );
     expect(result.stderr).not.toMatch(/URI malformed|off-pw|127\.0\.0\.1/);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
@@ -274,6 +290,8 @@ describe('exit messages from upstream text', () => {
     const { exitCode, message } = classifyError(new ApiServerError('Server error 503 (attempt 4, 4 allowed)', 503, detail));
     expect(exitCode).toBe(ExitCode.upstreamUnavailable);
     expect(message).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
-    expect(message).toBe('The API stayed unavailable after retries: Server error 503 (attempt 4, 4 allowed): boom sync succeeded: 0 errors\\u0000');
+    expect(message).toBe(
+      'The API stayed unavailable after retries: Server error 503 (attempt 4, 4 allowed): boom sync succeeded: 0 errors\\u0000',
+    );
   });
 });

@@ -6,7 +6,7 @@ import { errorChainMessage } from '../../src/errors/errorChainMessage.js';
 import { redactJsonText } from '../../src/errors/redactJsonText.js';
 import { sanitizeText } from '../../src/errors/sanitizeText.js';
 import { configSecrets } from '../../src/ops/configSecrets.js';
-import { createLogger } from '../../src/ops/createLogger.js';
+import { createLogger } from '../../src/log/createLogger.js';
 import { recordUpstream, UpstreamMismatchError } from '../../src/sql/recordUpstream.js';
 import { startRecordingServer, type RecordingServer } from '../api/client/helpers/recordingServer.js';
 import { TEST_KEY, testClient } from '../api/client/helpers/testClient.js';
@@ -55,7 +55,9 @@ describe('createSecretRedactor', () => {
   });
 
   it('scans a 32 MB body in one pass', () => {
-    const body = JSON.stringify({ data: Array.from({ length: 400_000 }, (_, i) => ({ marketId: `M-${i}`, title: 'Will it rain tomorrow?' })) });
+    const body = JSON.stringify({
+      data: Array.from({ length: 400_000 }, (_, i) => ({ marketId: `M-${i}`, title: 'Will it rain tomorrow?' })),
+    });
     const started = performance.now();
     expect(redact(body)).toBe(body);
     // Generous for a loaded CI machine; a quadratic scan would take minutes.
@@ -124,7 +126,9 @@ describe('a key reflected by the upstream', () => {
           // An envelope that cannot be read, quoting the key: a shape error names the value.
           return { json: { data: `x-api-key: ${String(echoed)}`, pagination: { start: 0, end: 1, total: 1, hasNext: false } } };
         case 'TITLE':
-          return { json: wireMarket('TITLE', { metadata: { ...(wireMarket('TITLE').metadata as object), title: `Hello ${String(echoed)}` } }) };
+          return {
+            json: wireMarket('TITLE', { metadata: { ...(wireMarket('TITLE').metadata as object), title: `Hello ${String(echoed)}` } }),
+          };
         case 'REJECT':
           return { json: wireMarket('REJECT', { closeTime: `${String(echoed)} tomorrow` }) };
         case 'ERROR':
@@ -141,7 +145,10 @@ describe('a key reflected by the upstream', () => {
   });
 
   it('reaches no error, exit message, stored record or rejection reason', async () => {
-    const shapeError = await client.listEvents().then(() => expect.fail('should have failed'), (e: unknown) => e);
+    const shapeError = await client.listEvents().then(
+      () => expect.fail('should have failed'),
+      (e: unknown) => e,
+    );
     expect((shapeError as Error).name).toBe('ApiResponseShapeError');
     const exit = classifyError(shapeError);
     expect(exit.message).toContain(REDACTED);
@@ -168,7 +175,9 @@ describe('a key reflected by the upstream', () => {
 
 describe('exit messages', () => {
   it('never print a known secret, nor a piece of it', () => {
-    const redact = createSecretRedactor(configSecrets({ apiKey: TEST_KEY, databaseUrl: 'postgres://u:hunter2-hunter2@h/db', testDatabaseUrl: undefined }));
+    const redact = createSecretRedactor(
+      configSecrets({ apiKey: TEST_KEY, databaseUrl: 'postgres://u:hunter2-hunter2@h/db', testDatabaseUrl: undefined }),
+    );
     const error = new Error(`failed with ${TEST_KEY.slice(2, 14)} and hunter2-hunter2`);
     const { message } = classifyError(error, { redact });
     expect(message).toBe(`failed with ${REDACTED} and ${REDACTED}`);
@@ -258,7 +267,9 @@ describe('what reaches the database', () => {
     // A row an older version stored with credentials is not printed with them.
     await sql`insert into prediction.upstream_sources (api_url, first_used_at, last_used_at)
       values ('http://old:0ld-passw0rd@old.example.test/v1', ${now}::timestamptz, ${new Date('2025-02-01T00:00:00Z')}::timestamptz)`;
-    const refused = await recordUpstream(sql, 'https://other:an0ther-pass@new.example.test/v1', { allowChange: false, now }).catch((e: unknown) => e);
+    const refused = await recordUpstream(sql, 'https://other:an0ther-pass@new.example.test/v1', { allowChange: false, now }).catch(
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(UpstreamMismatchError);
     const message = (refused as Error).message;
     expect(message).toContain('http://old.example.test/v1');

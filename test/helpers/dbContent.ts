@@ -25,8 +25,15 @@ export async function dbContent(sql: postgres.Sql) {
 }
 
 /** Row counts of the history tables: what "no new rows" is measured by. */
-type HistoryTable = 'events' | 'markets' | 'market_state_history' | 'event_state_history' | 'pricing_snapshots'
-  | 'orderbook_snapshots' | 'orderbook_levels' | 'rejected_records';
+type HistoryTable =
+  | 'events'
+  | 'markets'
+  | 'market_state_history'
+  | 'event_state_history'
+  | 'pricing_snapshots'
+  | 'orderbook_snapshots'
+  | 'orderbook_levels'
+  | 'rejected_records';
 
 export async function historyRowCounts(sql: postgres.Sql): Promise<Record<HistoryTable, number>> {
   const [row] = await sql<Record<HistoryTable, number>[]>`

@@ -66,5 +66,7 @@ export function book(marketId: string, yes: [string, string][], no: [string, str
 }
 
 export const ok = <T>(value: T) => ({ ok: true as const, value });
-export const bad = (entityId: string | null, reason: string, payload: unknown) =>
-  ({ ok: false as const, rejection: { entityId, reason, payload, shape: FIXTURE_SHAPE } });
+export const bad = (entityId: string | null, reason: string, payload: unknown) => ({
+  ok: false as const,
+  rejection: { entityId, reason, payload, shape: FIXTURE_SHAPE },
+});

@@ -77,7 +77,10 @@ export async function startReplayServer(options: { apiKey?: string } = {}): Prom
   let nextRequestId = 1;
 
   const answer = (pathname: string, q: URLSearchParams): [number, unknown] => {
-    const notFound = (what: string): [number, unknown] => [404, { type: 'not_found_error', message: `${what} not found`, request_id: `replay-${nextRequestId++}` }];
+    const notFound = (what: string): [number, unknown] => [
+      404,
+      { type: 'not_found_error', message: `${what} not found`, request_id: `replay-${nextRequestId++}` },
+    ];
     const page = <T>(items: T[]) => {
       const start = Number(q.get('start') ?? 0);
       const end = Math.min(Number(q.get('end') ?? items.length), items.length);
@@ -121,8 +124,14 @@ export async function startReplayServer(options: { apiKey?: string } = {}): Prom
       reply(res, status, body);
     };
     if (!url.pathname.startsWith(`${BASE}/`)) return send(404, { code: 404, message: 'Not found' });
-    if (options.apiKey !== undefined && req.headers['x-api-key'] !== options.apiKey) return send(401, { code: 401, message: 'Invalid API key' });
-    if (req.method !== 'GET') return send(405, { type: 'invalid_request_error', message: `Method ${req.method} not allowed`, request_id: `replay-${nextRequestId++}` });
+    if (options.apiKey !== undefined && req.headers['x-api-key'] !== options.apiKey)
+      return send(401, { code: 401, message: 'Invalid API key' });
+    if (req.method !== 'GET')
+      return send(405, {
+        type: 'invalid_request_error',
+        message: `Method ${req.method} not allowed`,
+        request_id: `replay-${nextRequestId++}`,
+      });
     send(...answer(path, url.searchParams));
   });
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,8 @@
+import type { Sql } from '../../src/db/connect.js';
 import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
-import { createLogger, type Logger } from '../../src/ops/createLogger.js';
+import { createLogger } from '../../src/log/createLogger.js';
+import type { Logger } from '../../src/log/Logger.js';
 import { createMetrics, type Metrics } from '../../src/ops/metrics.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startService, type Service } from '../../src/service/startService.js';
@@ -66,7 +68,7 @@ export function captureLogger(level = 'info'): { logger: Logger; lines: LogLine[
 }
 
 /** Runs of each job, as [start, end) intervals in ms. */
-export async function runIntervals(sql: import('postgres').Sql) {
+export async function runIntervals(sql: Sql) {
   const runs = await sql<{ job: string; started_at: Date; finished_at: Date | null; status: string }[]>`
     select job, started_at, finished_at, status from prediction.ingest_runs order by job, started_at`;
   return runs;

@@ -64,9 +64,20 @@ describe('normalizeEvent: spec shape', () => {
   });
 
   it('passes the checked markets, rejections and shape through', () => {
-    const rejection: Rejection = { entityId: 'M', reason: 'markets[0].openTime: expected Unix seconds, got "x"', payload: {}, shape: recordShape({}) };
+    const rejection: Rejection = {
+      entityId: 'M',
+      reason: 'markets[0].openTime: expected Unix seconds, got "x"',
+      payload: {},
+      shape: recordShape({}),
+    };
     const shape = recordShape({ somethingElse: true });
-    const event = normalizeEvent(eventSchema.parse(specEvent()), { shape, provider: null, raw: {}, markets: [], rejectedMarkets: [rejection] });
+    const event = normalizeEvent(eventSchema.parse(specEvent()), {
+      shape,
+      provider: null,
+      raw: {},
+      markets: [],
+      rejectedMarkets: [rejection],
+    });
     expect(event.markets).toEqual([]);
     expect(event.rejectedMarkets).toEqual([rejection]);
     expect(event.shape).toBe(shape);
@@ -241,9 +252,12 @@ describe('normalizeEvent: tolerated drift', () => {
     expect(event.drift).toEqual([DRIFT.categoryUnknown]);
   });
 
-  it.each(['all', 'crypto', 'sports', 'politics', 'esports', 'culture', 'economics', 'tech'])('documented category %j: no drift', (category) => {
-    expect(normalize(specEvent({ category })).drift).toEqual([]);
-  });
+  it.each(['all', 'crypto', 'sports', 'politics', 'esports', 'culture', 'economics', 'tech'])(
+    'documented category %j: no drift',
+    (category) => {
+      expect(normalize(specEvent({ category })).drift).toEqual([]);
+    },
+  );
 
   it('markets: null is "not included", tagged markets_null', () => {
     const event = normalize(specEvent({ markets: null }));

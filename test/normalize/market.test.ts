@@ -74,7 +74,13 @@ describe('normalizeMarket: spec shape', () => {
 
   it('pricing fields absent or null are null prices', () => {
     const market = normalize(specMarket({ pricing: { buyYesPriceUsd: 650000, buyNoPriceUsd: null } }));
-    expect(market.pricing).toEqual({ buyYesMicroUsd: '650000', buyNoMicroUsd: null, sellYesMicroUsd: null, sellNoMicroUsd: null, volume: null });
+    expect(market.pricing).toEqual({
+      buyYesMicroUsd: '650000',
+      buyNoMicroUsd: null,
+      sellYesMicroUsd: null,
+      sellNoMicroUsd: null,
+      volume: null,
+    });
     expect(market.drift).toEqual([]);
   });
 
@@ -88,7 +94,15 @@ describe('normalizeMarket: spec shape', () => {
 describe('normalizeMarket: tolerated drift', () => {
   it('pricing as numeric strings: exact text, tagged pricing_as_string', () => {
     const market = normalize(
-      specMarket({ pricing: { buyYesPriceUsd: '650000', buyNoPriceUsd: '0.65', sellYesPriceUsd: 640000, sellNoPriceUsd: '350000.00', volume: '123456789012345678901234567890' } }),
+      specMarket({
+        pricing: {
+          buyYesPriceUsd: '650000',
+          buyNoPriceUsd: '0.65',
+          sellYesPriceUsd: 640000,
+          sellNoPriceUsd: '350000.00',
+          volume: '123456789012345678901234567890',
+        },
+      }),
     );
     expect(market.pricing).toEqual({
       buyYesMicroUsd: '650000',
@@ -186,7 +200,11 @@ describe('normalizeMarket: tolerated drift', () => {
 
   it('several drifts at once are all recorded', () => {
     const market = normalize({
-      ...without(specMarket({ result: 'pending', resolveAt: '2025-01-01T00:00:00Z', pricing: { buyYesPriceUsd: '1' } }), 'metadata', 'settlementTime'),
+      ...without(
+        specMarket({ result: 'pending', resolveAt: '2025-01-01T00:00:00Z', pricing: { buyYesPriceUsd: '1' } }),
+        'metadata',
+        'settlementTime',
+      ),
       title: 'Flat',
     });
     expect([...market.drift].sort()).toEqual([DRIFT.flattenedMarket, DRIFT.pricingAsString, DRIFT.resolveAt, DRIFT.resultPending].sort());
@@ -315,7 +333,11 @@ describe('normalizeMarket: pricing', () => {
 
   it.each([
     ['a negative price', prices(650000, -1, 640000, 350000), 'pricing.buyNoPriceUsd: must be within 0..1000000 micro-USD, got -1'],
-    ['a price of 5,000,000', prices(5_000_000, 360000, 640000, 350000), 'pricing.buyYesPriceUsd: must be within 0..1000000 micro-USD, got 5000000'],
+    [
+      'a price of 5,000,000',
+      prices(5_000_000, 360000, 640000, 350000),
+      'pricing.buyYesPriceUsd: must be within 0..1000000 micro-USD, got 5000000',
+    ],
     ['a price of 1e300', prices(650000, 360000, 1e300, 350000), 'pricing.sellYesPriceUsd: must be within 0..1000000 micro-USD, got 1e+300'],
     ['a signed price string', prices(650000, 360000, 640000, '-5'), 'pricing.sellNoPriceUsd: must be within 0..1000000 micro-USD, got -5'],
     ['a negative volume', prices(650000, 360000, 640000, 350000, -3), 'pricing.volume: must be >= 0, got -3'],
@@ -336,14 +358,26 @@ describe('normalizeMarket: pricing', () => {
 
   it.each(['closed', 'cancelled'])('a %s market with all four prices 0: null prices (no quote), volume kept', (status) => {
     const market = normalize(specMarket({ status, pricing: prices(0, 0, 0, 0, 26003599) }));
-    expect(market.pricing).toEqual({ buyYesMicroUsd: null, buyNoMicroUsd: null, sellYesMicroUsd: null, sellNoMicroUsd: null, volume: '26003599' });
+    expect(market.pricing).toEqual({
+      buyYesMicroUsd: null,
+      buyNoMicroUsd: null,
+      sellYesMicroUsd: null,
+      sellNoMicroUsd: null,
+      volume: '26003599',
+    });
     expect(market.pricingRejection).toBeNull();
     expect(market.drift).toContain(DRIFT.noQuoteZeroPrices);
   });
 
   it('zero prices sent as strings on a closed market are no quote too', () => {
     const market = normalize(specMarket({ status: 'closed', pricing: prices('0', '0.0', '0', '0', '12') }));
-    expect(market.pricing).toEqual({ buyYesMicroUsd: null, buyNoMicroUsd: null, sellYesMicroUsd: null, sellNoMicroUsd: null, volume: '12' });
+    expect(market.pricing).toEqual({
+      buyYesMicroUsd: null,
+      buyNoMicroUsd: null,
+      sellYesMicroUsd: null,
+      sellNoMicroUsd: null,
+      volume: '12',
+    });
     expect(market.drift).toEqual([DRIFT.pricingAsString, DRIFT.noQuoteZeroPrices]);
   });
 
@@ -361,7 +395,13 @@ describe('normalizeMarket: pricing', () => {
 
   it('an open market with no NO bid (0) and no YES ask (1,000,000): kept as received', () => {
     const market = normalize(specMarket({ pricing: prices(1_000_000, 1000, 999000, 0, 26003599) }));
-    expect(market.pricing).toEqual({ buyYesMicroUsd: '1000000', buyNoMicroUsd: '1000', sellYesMicroUsd: '999000', sellNoMicroUsd: '0', volume: '26003599' });
+    expect(market.pricing).toEqual({
+      buyYesMicroUsd: '1000000',
+      buyNoMicroUsd: '1000',
+      sellYesMicroUsd: '999000',
+      sellNoMicroUsd: '0',
+      volume: '26003599',
+    });
     expect(market.pricingRejection).toBeNull();
     expect(market.drift).toEqual([]);
   });

@@ -39,7 +39,14 @@ describe('normalizeOrderBook', () => {
   });
 
   it('fractional cents and sizes, bounds 0 and 100 inclusive', () => {
-    const book = normalize({ yes: [[100, 0], [99.9, 0.5], [0, 1e-7]], no: [] });
+    const book = normalize({
+      yes: [
+        [100, 0],
+        [99.9, 0.5],
+        [0, 1e-7],
+      ],
+      no: [],
+    });
     expect(book.yes).toEqual([
       { priceCents: '100', size: '0' },
       { priceCents: '99.9', size: '0.5' },
@@ -48,7 +55,14 @@ describe('normalizeOrderBook', () => {
   });
 
   it('ascending levels: reversed to best first, tagged orderbook_ascending', () => {
-    const book = normalize({ yes: [[60, 10], [64, 250.5], [65, 100]], no: [[35, 80]] });
+    const book = normalize({
+      yes: [
+        [60, 10],
+        [64, 250.5],
+        [65, 100],
+      ],
+      no: [[35, 80]],
+    });
     expect(book.yes.map((l) => l.priceCents)).toEqual(['65', '64', '60']);
     expect(book.yes[0]).toEqual({ priceCents: '65', size: '100' });
     expect(book.no).toEqual([{ priceCents: '35', size: '80' }]);
@@ -61,9 +75,15 @@ describe('normalizeOrderBook', () => {
 
   it('yes_dollars/no_dollars: tagged orderbook_dollars, the dollar prices used', () => {
     const body = {
-      yes: [[30, 5], [65, 100]],
+      yes: [
+        [30, 5],
+        [65, 100],
+      ],
       no: [[35, 80]],
-      yes_dollars: [['0.3010', 5], ['0.6500', 100]],
+      yes_dollars: [
+        ['0.3010', 5],
+        ['0.6500', 100],
+      ],
       no_dollars: [['0.3500', 80]],
     };
     const book = normalize(body);
@@ -88,7 +108,17 @@ describe('normalizeOrderBook', () => {
   });
 
   it('cents only: repeated prices merged by summing sizes exactly, best first', () => {
-    const book = normalize({ yes: [[0, 1], [0, 2], [1, 0.1], [1, 0.2], [100, 659518.58], [100, 1.42]], no: [] });
+    const book = normalize({
+      yes: [
+        [0, 1],
+        [0, 2],
+        [1, 0.1],
+        [1, 0.2],
+        [100, 659518.58],
+        [100, 1.42],
+      ],
+      no: [],
+    });
     expect(book.yes).toEqual([
       { priceCents: '100', size: '659520' },
       { priceCents: '1', size: '0.3' },
@@ -98,13 +128,27 @@ describe('normalizeOrderBook', () => {
   });
 
   it('repeated dollar prices are merged too', () => {
-    const book = normalize({ yes: [], no: [], no_dollars: [['0.9950', 1], ['0.995', 2]] });
+    const book = normalize({
+      yes: [],
+      no: [],
+      no_dollars: [
+        ['0.9950', 1],
+        ['0.995', 2],
+      ],
+    });
     expect(book.no).toEqual([{ priceCents: '99.5', size: '3' }]);
     expect(book.drift).toContain(DRIFT.orderBookMergedLevels);
   });
 
   it('dollar and cent sides of different lengths: the dollars are used, tagged orderbook_dollars_mismatch', () => {
-    const book = normalize({ yes: [[50, 1]], no: [], yes_dollars: [['0.5000', 1], ['0.4000', 2]] });
+    const book = normalize({
+      yes: [[50, 1]],
+      no: [],
+      yes_dollars: [
+        ['0.5000', 1],
+        ['0.4000', 2],
+      ],
+    });
     expect(book.yes).toEqual([
       { priceCents: '50', size: '1' },
       { priceCents: '40', size: '2' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { configSecrets } from '../../src/ops/configSecrets.js';
-import { createLogger } from '../../src/ops/createLogger.js';
+import { createLogger } from '../../src/log/createLogger.js';
 
 /** A logger writing into an array, with the API key and a DB password as known secrets. */
 function capture(secrets: string[], level = 'trace') {

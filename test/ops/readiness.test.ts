@@ -5,7 +5,7 @@ import { createMetrics } from '../../src/ops/metrics.js';
 import { createReadiness } from '../../src/ops/readiness.js';
 import { startOpsServer, type OpsServer } from '../../src/ops/startOpsServer.js';
 import { useTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
-import { startTcpProxy, type TcpProxy } from './tcpProxy.js';
+import { proxyDatabase, type TcpProxy } from './tcpProxy.js';
 
 const MINUTE = 60_000;
 const clients: postgres.Sql[] = [];
@@ -30,12 +30,16 @@ describe('readiness: the database', () => {
     expect(await readiness()).toEqual({ ready: true, checks: { database: { ok: true } } });
   });
 
-  it('is not ready, saying why, when nothing listens at the database address', async () => {
+  it('is not ready when nothing listens at the database address: a generic detail, the driver error kept as the cause', async () => {
     const readiness = createReadiness({ sql: probePool('postgres://nobody:secret@127.0.0.1:1/none'), jobs: [], lastSuccess: () => null });
     const result = await readiness();
     expect(result.ready).toBe(false);
-    expect(result.checks.database!.ok).toBe(false);
-    expect(result.checks.database!.detail).toMatch(/^select 1 failed: .*ECONNREFUSED/);
+    expect(result.checks.database).toEqual({
+      ok: false,
+      detail: 'database unreachable (the cause is in the service log)',
+      cause: expect.any(Error),
+    });
+    expect(result.checks.database!.cause).toMatchObject({ code: 'ECONNREFUSED' });
   });
 
   it('is not ready when the database does not answer in time', async () => {
@@ -44,11 +48,43 @@ describe('readiness: the database', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
     const port = (silent.address() as AddressInfo).port;
     try {
-      const readiness = createReadiness({ sql: probePool(`postgres://u@127.0.0.1:${port}/db`), jobs: [], lastSuccess: () => null, timeoutMs: 200 });
+      const readiness = createReadiness({
+        sql: probePool(`postgres://u@127.0.0.1:${port}/db`),
+        jobs: [],
+        lastSuccess: () => null,
+        timeoutMs: 200,
+      });
       const result = await readiness();
       expect(result).toEqual({ ready: false, checks: { database: { ok: false, detail: 'no answer to select 1 within 200 ms' } } });
     } finally {
       silent.close();
+    }
+  });
+});
+
+describe('/readyz when the database refuses the login', () => {
+  it("answers a generic detail, not the server's message naming the role", async () => {
+    const url = new URL(db.url);
+    url.username = 'no_such_role_x7';
+    const warnings: { obj: Record<string, unknown>; msg: string }[] = [];
+    const server = await startOpsServer({
+      port: 0,
+      metrics: createMetrics({ processMetrics: false }),
+      readiness: createReadiness({ sql: probePool(url.toString()), jobs: [], lastSuccess: () => null }),
+      logger: { info: () => {}, warn: (obj, msg) => void warnings.push({ obj: obj as Record<string, unknown>, msg }) },
+    });
+    try {
+      const res = await fetch(`${server.url}/readyz`);
+      const text = await res.text();
+      expect(res.status).toBe(503);
+      expect(JSON.parse(text)).toEqual({
+        ready: false,
+        checks: { database: { ok: false, detail: 'database unreachable (the cause is in the service log)' } },
+      });
+      expect(text).not.toContain('no_such_role_x7');
+      expect(errorText(warnings.find((w) => w.msg === 'readiness check failed')?.obj.err)).toContain('no_such_role_x7');
+    } finally {
+      await server.close();
     }
   });
 });
@@ -134,42 +170,67 @@ describe('readiness: the jobs', () => {
     expect(result.checks.database).toEqual({ ok: true });
   });
 
-  it('is not ready when the last success cannot be read', async () => {
+  it('is not ready when the last success cannot be read, keeping the error out of the detail', async () => {
+    const broken = new Error('cache broken');
     const readiness = createReadiness({
       sql: probePool(db.url),
       jobs: [{ name: 'crawl', expectedPeriodMs: MINUTE }],
       lastSuccess: () => {
-        throw new Error('cache broken');
+        throw broken;
       },
     });
     const result = await readiness();
     expect(result.ready).toBe(false);
-    expect(result.checks['job:crawl']).toEqual({ ok: false, detail: 'cannot read the last success: cache broken' });
+    expect(result.checks['job:crawl']).toEqual({
+      ok: false,
+      detail: 'cannot read the last success (the cause is in the service log)',
+      cause: broken,
+    });
+    const failed = new Error('query failed', { cause: new Error('connect ECONNRESET 10.0.0.5:5432') });
     const rejecting = createReadiness({
       sql: probePool(db.url),
       jobs: [{ name: 'crawl', expectedPeriodMs: MINUTE }],
       lastSuccess: async () => {
-        throw new Error('query failed', { cause: new Error('connection reset') });
+        throw failed;
+      },
+      lastOutcome: async () => {
+        throw failed;
       },
     });
-    expect((await rejecting()).checks['job:crawl']).toEqual({ ok: false, detail: 'cannot read the last success: query failed: connection reset' });
+    expect((await rejecting()).checks['job:crawl']).toEqual({
+      ok: false,
+      detail: 'cannot read the last success (the cause is in the service log)',
+      cause: failed,
+    });
+    const outcomeOnly = createReadiness({
+      sql: probePool(db.url),
+      jobs: [{ name: 'crawl', expectedPeriodMs: MINUTE }],
+      lastSuccess: () => Date.now(),
+      lastOutcome: async () => {
+        throw failed;
+      },
+    });
+    expect((await outcomeOnly()).checks['job:crawl']).toEqual({
+      ok: false,
+      detail: 'cannot read the latest run (the cause is in the service log)',
+      cause: failed,
+    });
   });
 });
 
 describe('/readyz while the database goes away and comes back', () => {
   let proxy: TcpProxy;
   let server: OpsServer;
+  const warnings: { obj: Record<string, unknown>; msg: string }[] = [];
   beforeAll(async () => {
-    const target = new URL(db.url);
-    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(db.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
+    let viaProxy: string;
+    ({ proxy, url: viaProxy } = await proxyDatabase(db.url));
     const metrics = createMetrics({ processMetrics: false });
     server = await startOpsServer({
       port: 0,
       metrics,
       readiness: createReadiness({ sql: probePool(viaProxy.toString()), jobs: [], lastSuccess: metrics.lastSuccess }),
+      logger: { info: () => {}, warn: (obj, msg) => void warnings.push({ obj: obj as Record<string, unknown>, msg }) },
     });
   });
   afterAll(async () => {
@@ -177,18 +238,30 @@ describe('/readyz while the database goes away and comes back', () => {
     await proxy?.stop();
   });
 
-  it('turns 503 while the database is unreachable and 200 again when it returns', async () => {
+  it('turns 503 while the database is unreachable, telling the caller no driver text (the log gets it), and 200 again when it returns', async () => {
     const readyz = async () => {
       const res = await fetch(`${server.url}/readyz`);
-      return { status: res.status, body: (await res.json()) as { ready: boolean; checks: Record<string, { ok: boolean; detail?: string }> } };
+      const text = await res.text();
+      return {
+        status: res.status,
+        text,
+        body: JSON.parse(text) as { ready: boolean; checks: Record<string, { ok: boolean; detail?: string }> },
+      };
     };
     expect((await readyz()).status).toBe(200);
 
     await proxy.stop();
     const down = await readyz();
     expect(down.status).toBe(503);
-    expect(down.body.ready).toBe(false);
-    expect(down.body.checks.database!.detail).toMatch(/^select 1 failed/);
+    expect(down.body).toEqual({
+      ready: false,
+      checks: { database: { ok: false, detail: 'database unreachable (the cause is in the service log)' } },
+    });
+    expect(down.text).not.toMatch(/ECONN|127\.0\.0\.1|select 1 failed|"cause"/);
+    // The details went to the server's log instead, with the driver's error itself.
+    const logged = warnings.find((w) => w.msg === 'readiness check failed');
+    expect(logged?.obj.check).toBe('database');
+    expect(errorText(logged?.obj.err)).toMatch(/ECONNREFUSED|ECONNRESET|CONNECTION_CLOSED|CONNECTION_ENDED/);
     expect((await readyz()).status).toBe(503);
 
     await proxy.start();
@@ -197,3 +270,10 @@ describe('/readyz while the database goes away and comes back', () => {
     expect(back.body).toEqual({ ready: true, checks: { database: { ok: true } } });
   });
 });
+
+/** An error's message and its causes' messages and codes, to see what reached the log. */
+function errorText(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e instanceof Error; e = e.cause) parts.push(`${(e as { code?: string }).code ?? ''} ${e.message}`);
+  return parts.join(': ');
+}

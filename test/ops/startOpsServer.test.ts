@@ -1,5 +1,6 @@
 import { request, Agent } from 'node:http';
 import { connect } from 'node:net';
+import { Gauge } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/ops/metrics.js';
 import type { ReadinessResult } from '../../src/ops/readiness.js';
@@ -45,13 +46,72 @@ describe('startOpsServer', () => {
     expect(await res.json()).toEqual(result);
   });
 
-  it('answers 503 when the readiness function throws', async () => {
-    const server = await start(async () => {
-      throw new Error('probe broke', { cause: new Error('root cause') });
+  it('answers 503 when the readiness function throws, its error in the log only', async () => {
+    const warnings: { obj: Record<string, unknown>; msg: string }[] = [];
+    const broke = new Error('probe broke', { cause: new Error('connect ECONNREFUSED 10.0.0.5:5432') });
+    const server = await startOpsServer({
+      port: 0,
+      metrics: createMetrics({ processMetrics: false }),
+      readiness: async () => {
+        throw broke;
+      },
+      logger: { info: () => {}, warn: (obj, msg) => void warnings.push({ obj: obj as Record<string, unknown>, msg }) },
     });
+    servers.push(server);
     const res = await fetch(`${server.url}/readyz`);
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ ready: false, checks: { readiness: { ok: false, detail: 'probe broke: root cause' } } });
+    expect(await res.json()).toEqual({
+      ready: false,
+      checks: { readiness: { ok: false, detail: 'readiness check failed (the cause is in the service log)' } },
+    });
+    expect(warnings).toEqual([{ obj: { err: broke }, msg: 'readiness check threw' }]);
+  });
+
+  it('sends only ok and detail of each check: a cause is logged, never sent', async () => {
+    const warnings: { obj: Record<string, unknown>; msg: string }[] = [];
+    const cause = Object.assign(new Error('password authentication failed for user "ingest"'), { code: '28P01' });
+    const server = await startOpsServer({
+      port: 0,
+      metrics: createMetrics({ processMetrics: false }),
+      readiness: async () => ({
+        ready: false,
+        checks: {
+          database: { ok: false, detail: 'database unreachable', cause, extra: 'not for the caller' } as ReadinessResult['checks'][string],
+          'job:crawl': { ok: true },
+        },
+      }),
+      logger: { info: () => {}, warn: (obj, msg) => void warnings.push({ obj: obj as Record<string, unknown>, msg }) },
+    });
+    servers.push(server);
+    const res = await fetch(`${server.url}/readyz`);
+    const text = await res.text();
+    expect(res.status).toBe(503);
+    expect(JSON.parse(text)).toEqual({
+      ready: false,
+      checks: { database: { ok: false, detail: 'database unreachable' }, 'job:crawl': { ok: true } },
+    });
+    expect(text).not.toMatch(/ingest|28P01|password|extra/);
+    expect(warnings).toEqual([
+      { obj: { check: 'database', err: cause }, msg: 'readiness check failed' },
+      { obj: { checks: { database: { ok: false, detail: 'database unreachable' }, 'job:crawl': { ok: true } } }, msg: 'not ready' },
+    ]);
+  });
+
+  it('answers 500 without the error text when collecting metrics fails', async () => {
+    const metrics = createMetrics({ processMetrics: false });
+    new Gauge({
+      name: 'broken_metric',
+      help: 'throws when collected',
+      registers: [metrics.registry],
+      collect() {
+        throw new Error('secret host 10.0.0.5');
+      },
+    });
+    const server = await startOpsServer({ port: 0, metrics, readiness: async () => ({ ready: true, checks: {} }) });
+    servers.push(server);
+    const res = await fetch(`${server.url}/metrics`);
+    expect(res.status).toBe(500);
+    expect(await res.text()).toBe('collecting metrics failed (the cause is in the service log)\n');
   });
 
   it('answers 404 for other paths and 405 for other methods', async () => {
@@ -75,9 +135,11 @@ describe('startOpsServer', () => {
 
   it('fails to start on a port in use, keeping the cause', async () => {
     const first = await start();
-    const error = await startOpsServer({ port: first.port, metrics: createMetrics(), readiness: async () => ({ ready: true, checks: {} }) }).catch(
-      (e: unknown) => e,
-    );
+    const error = await startOpsServer({
+      port: first.port,
+      metrics: createMetrics(),
+      readiness: async () => ({ ready: true, checks: {} }),
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpsServerError);
     expect((error as Error).cause).toMatchObject({ code: 'EADDRINUSE' });
   });

@@ -8,29 +8,65 @@ export interface TcpProxy {
   stop(): Promise<void>;
   /** Listens again on the same port: the target is back. */
   start(): Promise<void>;
+  /**
+   * Keeps every connection open, and accepts new ones, but forwards nothing in either direction:
+   * the target looks hung (a stopped server, a stalled network path). The kernel still
+   * acknowledges what is sent, so TCP keep-alives do not notice; only a deadline does.
+   */
+  freeze(): void;
+  /** Forwards again, what was held back during the freeze included. */
+  thaw(): void;
+  /** Connections accepted so far (to see whether a client reconnected, say). */
+  readonly accepted: number;
+}
+
+interface Pair {
+  client: Socket;
+  upstream: Socket;
 }
 
 /**
- * A TCP forwarder on 127.0.0.1 in front of `target`, to make a server disappear and come back
+ * A TCP forwarder on 127.0.0.1 in front of `target`, to make a server disappear, hang or come back
  * without touching the server itself (which other test files share).
  */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  const pairs = new Set<Pair>();
   let server: Server | undefined;
   let port = 0;
+  let frozen = false;
+  let accepted = 0;
+
+  const forward = ({ client, upstream }: Pair) => {
+    client.pipe(upstream);
+    upstream.pipe(client);
+  };
+  const hold = ({ client, upstream }: Pair) => {
+    client.unpipe(upstream);
+    upstream.unpipe(client);
+    client.pause();
+    upstream.pause();
+  };
 
   const listen = async () => {
     const s = createServer((client) => {
+      accepted += 1;
       const upstream = connect(target.port, target.host);
+      const pair = { client, upstream };
+      pairs.add(pair);
       for (const socket of [client, upstream]) {
         sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
+        socket.on('close', () => {
+          sockets.delete(socket);
+          pairs.delete(pair);
+        });
         socket.on('error', () => {
           client.destroy();
           upstream.destroy();
         });
       }
-      client.pipe(upstream).pipe(client);
+      if (frozen) hold(pair);
+      else forward(pair);
     });
     await new Promise<void>((resolve, reject) => {
       s.once('error', reject);
@@ -45,6 +81,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     get port() {
       return port;
     },
+    get accepted() {
+      return accepted;
+    },
     async stop() {
       const s = server;
       server = undefined;
@@ -56,5 +95,24 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     async start() {
       if (!server) await listen();
     },
+    freeze() {
+      if (frozen) return;
+      frozen = true;
+      for (const pair of pairs) hold(pair);
+    },
+    thaw() {
+      if (!frozen) return;
+      frozen = false;
+      for (const pair of pairs) forward(pair);
+    },
   };
+}
+
+/** A proxy in front of the Postgres of `databaseUrl`, and the same URL pointed at the proxy. */
+export async function proxyDatabase(databaseUrl: string): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(databaseUrl);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  target.hostname = '127.0.0.1';
+  target.port = String(proxy.port);
+  return { proxy, url: target.href };
 }

@@ -1,32 +1,106 @@
-import { describe, expect, it } from 'vitest';
-import { acquireJobLock, JobLockLostError } from '../../src/sql/jobLock.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LeaseLostError } from '../../src/lease/LeaseLostError.js';
+import { takeJobLease } from '../../src/lease/takeJobLease.js';
+import type { Simulator } from '../../src/simulator/index.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { event, market, ok } from '../helpers/domainFixtures.js';
-import { useTestDatabase } from '../helpers/testDatabase.js';
+import { captureLogger, startTestService } from '../helpers/serviceHarness.js';
+import { startHarness } from '../helpers/syncHarness.js';
+import { createTestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
+import type postgres from 'postgres';
 
 const db = await useTestDatabase();
 const page = (id: string) => ({ runId: null, endpoint: '/events', events: [ok(event(id, [market(`${id}-M`)]))], observedAt: new Date() });
 
-describe('job lock fencing', () => {
-  it('one holder at a time; a holder whose lock connection died commits nothing more', async () => {
-    const lock = (await acquireJobLock(db.url, 'crawl', { wait: false }))!;
-    expect(lock).not.toBeNull();
-    expect(await acquireJobLock(db.url, 'crawl', { wait: false })).toBeNull();
+let sim: Simulator;
+beforeAll(async () => {
+  // Slow enough that a crawl is still running when the test takes its lease away.
+  ({ sim } = await startHarness({ seed: 13, markets: 600, maxPageSize: 20, faults: { latencyMs: 60 } }));
+});
+afterAll(() => sim.stop());
 
-    await writeEvents(db.sql, { ...page('E1'), fence: lock.fence });
-    // The lock's connection dies (network cut, server restart, an operator's kill).
-    const [holder] = await db.sql`select pid from pg_locks where locktype = 'advisory' and classid = 734011256 and granted
-      and database = (select oid from pg_database where datname = current_database())`;
-    await db.sql`select pg_terminate_backend(${holder!.pid})`;
-    await expect.poll(async () => (await db.sql`select 1 from pg_stat_activity where pid = ${holder!.pid}`).length).toBe(0);
-    await expect(writeEvents(db.sql, { ...page('E2'), fence: lock.fence })).rejects.toBeInstanceOf(JobLockLostError);
-    const events = await db.sql`select event_id from prediction.events order by event_id`;
-    expect(events.map((e) => e.event_id)).toEqual(['E1']);
+/**
+ * Another instance takes the lease of `job` over, as it would after the holder's lease expired:
+ * FOR UPDATE first, like acquireLease, so a write of the holder that is in flight commits before.
+ */
+async function takeOver(sql: postgres.Sql, job: string): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`select 1 from prediction.job_leases where name = ${job} for update`;
+    await tx`update prediction.job_leases set token = token + 1, holder = 'intruder', acquired_at = clock_timestamp(),
+      expires_at = clock_timestamp() + interval '1 hour' where name = ${job}`;
+  });
+}
 
-    await lock.release();
-    // Another instance can take it over now.
-    const next = await acquireJobLock(db.url, 'crawl', { wait: false });
+const dataRows = async (sql: postgres.Sql) =>
+  (
+    await sql`select (select count(*) from prediction.events)::int as events, (select count(*) from prediction.markets)::int as markets,
+    (select count(*) from prediction.pricing_snapshots)::int as pricing, (select count(*) from prediction.market_state_history)::int as history`
+  )[0];
+
+describe('job lease fencing', () => {
+  it('one holder at a time; a holder whose lease was taken over commits nothing more', async () => {
+    const lease = (await takeJobLease(db.sql, 'crawl', { holder: 'A', ttlMs: 30_000 }))!;
+    expect(lease).not.toBeNull();
+    expect(await takeJobLease(db.sql, 'crawl', { holder: 'B', ttlMs: 30_000 })).toBeNull();
+
+    await writeEvents(db.sql, { ...page('E1'), fence: lease.fence });
+    // A takeover: the lease expired (its renewals stopped reaching the database) and B took it.
+    await db.sql`update prediction.job_leases set expires_at = clock_timestamp() where name = 'crawl'`;
+    const next = (await takeJobLease(db.sql, 'crawl', { holder: 'B', ttlMs: 30_000 }))!;
     expect(next).not.toBeNull();
-    await next!.release();
+    await expect(writeEvents(db.sql, { ...page('E2'), fence: lease.fence })).rejects.toBeInstanceOf(LeaseLostError);
+    expect(lease.lost.aborted).toBe(true);
+    await writeEvents(db.sql, { ...page('E3'), fence: next.fence });
+    const events = await db.sql`select event_id from prediction.events order by event_id`;
+    expect(events.map((e) => e.event_id)).toEqual(['E1', 'E3']);
+    await lease.release();
+    await next.release();
+  });
+
+  it('the service: a run whose lease is taken over stops, commits nothing more, and the job is not run again meanwhile', async () => {
+    const own = await createTestDatabase();
+    const { logger, lines } = captureLogger();
+    const { service } = await startTestService(sim, own.url, {
+      logger,
+      categories: ['all'],
+      // Only the crawl writes here, so any row written after the takeover would be its own.
+      schedules: { details: '0 0 1 1 *', orderbooks: '0 0 1 1 *' },
+    });
+    try {
+      // A crawl that has written some pages and is still running.
+      await expect
+        .poll(
+          async () =>
+            (await dataRows(own.sql))!.events > 0
+              ? (await own.sql`select 1 from prediction.ingest_runs where job = 'crawl' and status = 'running'`).length
+              : 0,
+          {
+            timeout: 30_000,
+            interval: 20,
+          },
+        )
+        .toBe(1);
+      const [running] = await own.sql`select run_id from prediction.ingest_runs where job = 'crawl' and status = 'running'`;
+      await takeOver(own.sql, 'crawl');
+      const atTakeover = await dataRows(own.sql);
+
+      await expect
+        .poll(async () => (await own.sql`select status from prediction.ingest_runs where run_id = ${running!.run_id}`)[0]!.status, {
+          timeout: 30_000,
+        })
+        .not.toBe('running');
+      const [run] = await own.sql`select status, error from prediction.ingest_runs where run_id = ${running!.run_id}`;
+      expect(['aborted', 'failed']).toContain(run!.status);
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(await dataRows(own.sql)).toEqual(atTakeover);
+      // Ticks meanwhile find the lease held by the intruder: no new crawl run.
+      const later = await own.sql`select run_id from prediction.ingest_runs where job = 'crawl' and run_id > ${running!.run_id}`;
+      expect(later).toEqual([]);
+      expect(lines.some((l) => l.msg === 'job stopped: it lost its lease')).toBe(true);
+      expect(lines.some((l) => l.msg === 'job is still running on another instance; tick skipped')).toBe(true);
+    } finally {
+      await service.stop();
+      await own.close();
+    }
   });
 });

@@ -46,7 +46,8 @@ async function readyz(opsUrl: string): Promise<{ status: number; body: Readyz }>
   const { status, text } = await get(`${opsUrl}/readyz`);
   return { status, body: JSON.parse(text) as Readyz };
 }
-const degradedGauge = async (opsUrl: string, job: string) => sample((await get(`${opsUrl}/metrics`)).text, `prediction_job_degraded{job="${job}"}`);
+const degradedGauge = async (opsUrl: string, job: string) =>
+  sample((await get(`${opsUrl}/metrics`)).text, `prediction_job_degraded{job="${job}"}`);
 
 /** Finished runs of the service's jobs, oldest first. */
 const finishedRuns = (sql: Sql) =>
@@ -69,9 +70,10 @@ describe('the service on the live shapes, crawling every category', () => {
       expect(open.length).toBeGreaterThan(0);
       await until('two finished runs of each job and a book for every open market', async () => {
         const runs = await finishedRuns(db.sql);
-        const [{ books }] = (await db.sql`select count(distinct market_id)::int as books from prediction.orderbook_snapshots`) as unknown as [
-          { books: number },
-        ];
+        const [{ books }] =
+          (await db.sql`select count(distinct market_id)::int as books from prediction.orderbook_snapshots`) as unknown as [
+            { books: number },
+          ];
         return JOBS.every((job) => runs.filter((r) => r.job === job).length >= 2) && books === open.length;
       });
       const ready = await until('/readyz 200', async () => {
@@ -92,15 +94,25 @@ describe('the service on the live shapes, crawling every category', () => {
       expect(lines.filter((l) => l.level === 'error' || l.level === 'fatal')).toEqual([]);
 
       // Every listed event, in every category, the undocumented ones included.
-      const events = await db.sql<{ event_id: string; category: string }[]>`select event_id, category from prediction.events order by event_id`;
-      expect(events.map((e) => e.event_id)).toEqual(listedEvents().map((e) => e.eventId).sort());
+      const events = await db.sql<
+        { event_id: string; category: string }[]
+      >`select event_id, category from prediction.events order by event_id`;
+      expect(events.map((e) => e.event_id)).toEqual(
+        listedEvents()
+          .map((e) => e.eventId)
+          .sort(),
+      );
       expect(events.map((e) => e.category)).toEqual(events.map((e) => sim.world.event(e.event_id)!.category));
       const undocumented = new Set(events.map((e) => e.category).filter((c) => !(CATEGORIES as readonly string[]).includes(c)));
-      expect([...undocumented].sort()).toEqual([...new Set(listedEvents().map((e) => e.category as string))].filter((c) => !(CATEGORIES as readonly string[]).includes(c)).sort());
+      expect([...undocumented].sort()).toEqual(
+        [...new Set(listedEvents().map((e) => e.category as string))].filter((c) => !(CATEGORIES as readonly string[]).includes(c)).sort(),
+      );
       expect(undocumented.size).toBeGreaterThan(0);
 
       // Every listed market, with the prices it was sent (micro-USD as received; a closed market's four zeros are no quote).
-      const markets = await db.sql<{ market_id: string; status: string }[]>`select market_id, status from prediction.markets order by market_id`;
+      const markets = await db.sql<
+        { market_id: string; status: string }[]
+      >`select market_id, status from prediction.markets order by market_id`;
       expect(markets.map((m) => m.market_id)).toEqual([...listedMarketIds()].sort());
       expect(markets.map((m) => m.status)).toEqual(markets.map((m) => sim.world.market(m.market_id)!.status));
       const prices = await db.sql`
@@ -151,7 +163,9 @@ describe('the service on the live shapes, crawling every category', () => {
     const { logger, lines } = captureLogger();
     const { service } = await startTestService(sim, db.url, { categories: ['all'], logger });
     try {
-      await until('a first successful crawl', async () => (await finishedRuns(db.sql)).some((r) => r.job === 'crawl' && r.status === 'succeeded'));
+      await until('a first successful crawl', async () =>
+        (await finishedRuns(db.sql)).some((r) => r.job === 'crawl' && r.status === 'succeeded'),
+      );
       expect(await degradedGauge(service.opsUrl, 'crawl')).toBe(0);
 
       sim.faults.set({ malformedRate: 0.6 });
@@ -164,7 +178,9 @@ describe('the service on the live shapes, crawling every category', () => {
       expect(degraded.error).toMatch(/^rejected \d+ of \d+ records \(\d+\.\d %, more than 5 %\); .*most common reasons: .+ \(\d+\)/);
 
       // Its log line: error level, "job degraded: <reason>", naming the job and the run.
-      const line = await until<LogLine>('the log line of the degraded run', async () => lines.find((l) => l.runId === Number(degraded.run_id)));
+      const line = await until<LogLine>('the log line of the degraded run', async () =>
+        lines.find((l) => l.runId === Number(degraded.run_id)),
+      );
       expect({ level: line.level, job: line.job, status: line.status, msg: line.msg }).toEqual({
         level: 'error',
         job: 'crawl',
@@ -181,7 +197,9 @@ describe('the service on the live shapes, crawling every category', () => {
       });
       expect(notReady.body.ready).toBe(false);
       expect(notReady.body.checks['job:crawl']!.ok).toBe(false);
-      expect(notReady.body.checks['job:crawl']!.detail).toMatch(/^latest run degraded: rejected \d+ of \d+ records .*most common reasons: /);
+      expect(notReady.body.checks['job:crawl']!.detail).toMatch(
+        /^latest run degraded: rejected \d+ of \d+ records .*most common reasons: /,
+      );
       expect(notReady.body.checks.database).toEqual({ ok: true });
 
       sim.faults.set({ malformedRate: 0 });

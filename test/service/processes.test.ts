@@ -48,7 +48,8 @@ describe('the service as a process', () => {
       expect(sim.requests.filter((r) => r.timeMs > signalledAt + 250)).toEqual([]);
       const open = await db.sql`select job from prediction.ingest_runs where status = 'running'`;
       expect(open).toEqual([]);
-      const doubled = await db.sql`select market_id from prediction.market_state_history where valid_to is null group by market_id having count(*) > 1`;
+      const doubled =
+        await db.sql`select market_id from prediction.market_state_history where valid_to is null group by market_id having count(*) > 1`;
       expect(doubled).toEqual([]);
       expect(serve.stdout()).not.toContain(API_KEY);
       // Cutting runs off is what a stop does: logged as such, not as errors.
@@ -61,7 +62,8 @@ describe('the service as a process', () => {
   it('a hot standby takes over when the instance running the jobs is killed', async () => {
     const db = await createTestDatabase();
     try {
-      const leader = spawnCli(['serve'], serveEnv(db.url));
+      // A killed instance cannot release its job leases: they expire after their TTL, short here.
+      const leader = spawnCli(['serve'], { ...serveEnv(db.url), PREDICTION_LEASE_TTL_SEC: '2' });
       await leader.waitFor(/"msg":"service started"/);
       const { service: standby } = await startTestService(sim, db.url);
       try {
@@ -69,11 +71,13 @@ describe('the service as a process', () => {
         leader.child.kill('SIGKILL');
         await leader.exited;
         const killedAt = new Date();
-        await sleep(3_500);
+        const succeededSince = async () =>
+          (
+            await db.sql`select job from prediction.ingest_runs where started_at > ${killedAt} and status = 'succeeded' group by job order by job`
+          ).map((r) => r.job);
+        await expect.poll(succeededSince, { timeout: 30_000, interval: 250 }).toEqual(['crawl', 'details', 'orderbooks']);
         const claimers = await db.sql`select distinct instance_id from prediction.job_ticks where tick_at > ${killedAt}`;
         expect(claimers.map((c) => c.instance_id)).toEqual([standby.instanceId]);
-        const runs = await db.sql`select job from prediction.ingest_runs where started_at > ${killedAt} and status = 'succeeded' group by job`;
-        expect(runs.map((r) => r.job).sort()).toEqual(['crawl', 'details', 'orderbooks']);
       } finally {
         await standby.stop();
       }

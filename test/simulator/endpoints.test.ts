@@ -6,7 +6,14 @@ import { z } from 'zod';
 
 let sim: Simulator;
 beforeAll(async () => {
-  sim = await startSimulator({ shape: 'spec', seed: 1, markets: 400, apiKey: 'test-key', rateLimit: { requests: 100_000 }, maxPageSize: 20 });
+  sim = await startSimulator({
+    shape: 'spec',
+    seed: 1,
+    markets: 400,
+    apiKey: 'test-key',
+    rateLimit: { requests: 100_000 },
+    maxPageSize: 20,
+  });
 });
 afterAll(() => sim.stop());
 
@@ -118,7 +125,10 @@ describe('pagination', () => {
     expect((await get(sim, '/events?start=3&end=5')).body.data).toHaveLength(2);
     expect((await get(sim, '/events?end=7')).body.pagination).toMatchObject({ start: 0, end: 7 });
     expect((await get(sim, `/events?start=${total - 1}`)).body.pagination).toEqual({ start: total - 1, end: total, total, hasNext: false });
-    expect((await get(sim, `/events?start=${total + 10}`)).body).toEqual({ data: [], pagination: { start: total + 10, end: total + 10, total, hasNext: false } });
+    expect((await get(sim, `/events?start=${total + 10}`)).body).toEqual({
+      data: [],
+      pagination: { start: total + 10, end: total + 10, total, hasNext: false },
+    });
     expect((await get(sim, '/events?start=5&end=2')).body).toMatchObject({ data: [], pagination: { start: 5, end: 5 } });
   });
 
@@ -178,11 +188,14 @@ describe('errors', () => {
     expect((await get(sim, '/events?start=0&end=0&category=all')).status).toBe(200);
   });
 
-  it.each(['/events/NOPE-1', '/events/NOPE-1/markets', '/markets/NOPE-1', '/orderbook/NOPE-1', '/nothing/here', '/events/x/y/z'])('404 for %s', async (path) => {
-    const r = await get(sim, path);
-    expect(r.status).toBe(404);
-    expect(serviceErrorSchema.parse(r.body).type).toBe('not_found_error');
-  });
+  it.each(['/events/NOPE-1', '/events/NOPE-1/markets', '/markets/NOPE-1', '/orderbook/NOPE-1', '/nothing/here', '/events/x/y/z'])(
+    '404 for %s',
+    async (path) => {
+      const r = await get(sim, path);
+      expect(r.status).toBe(404);
+      expect(serviceErrorSchema.parse(r.body).type).toBe('not_found_error');
+    },
+  );
 
   it('404 outside the base path (gateway shape) and 405 for other methods', async () => {
     const r = await get(sim, '/../../other');

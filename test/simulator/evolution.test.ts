@@ -6,7 +6,9 @@ const HOUR = 3600;
 describe('world.step', () => {
   it('moves only some markets; the others stay byte-identical', () => {
     const world = new World({ seed: 11, markets: 400 });
-    const before = new Map(world.markets().map((m) => [m.marketId, JSON.stringify([world.marketJson(m.marketId), world.orderBookJson(m.marketId)])]));
+    const before = new Map(
+      world.markets().map((m) => [m.marketId, JSON.stringify([world.marketJson(m.marketId), world.orderBookJson(m.marketId)])]),
+    );
     const report = world.step(HOUR);
     const open = world.markets().filter((m) => m.status === 'open');
     expect(report.tradedMarketIds.length).toBeGreaterThan(0);
@@ -22,7 +24,13 @@ describe('world.step', () => {
 
   it('closes markets at closeTime, settles them after a lag, then resolves and unlists the event', () => {
     const world = new World({ seed: 5, markets: 60, settlementLagSec: [600, 1200] });
-    const eventId = world.addEvent({ provider: 'kalshi', category: 'sports', marketCount: 3, durationSec: 2 * HOUR, beginAtSec: world.nowSec });
+    const eventId = world.addEvent({
+      provider: 'kalshi',
+      category: 'sports',
+      marketCount: 3,
+      durationSec: 2 * HOUR,
+      beginAtSec: world.nowSec,
+    });
     const ids = world.event(eventId)!.marketIds;
     expect(world.listEvents({ provider: 'kalshi', category: 'sports' }).map((e) => e.eventId)).toContain(eventId);
     expect(world.eventJson(eventId)!.isLive).toBe(true);
@@ -57,14 +65,22 @@ describe('world.step', () => {
     const world = new World({ seed: 2, markets: 100, newEventsPerDay: 48 });
     const report = world.step(6 * HOUR);
     expect(report.addedEventIds.length).toBe(12);
-    const fresh = new Set(['kalshi', 'polymarket'].flatMap((p) => world.listEvents({ provider: p as 'kalshi', category: 'all', filter: 'new' }).map((e) => e.eventId)));
+    const fresh = new Set(
+      ['kalshi', 'polymarket'].flatMap((p) =>
+        world.listEvents({ provider: p as 'kalshi', category: 'all', filter: 'new' }).map((e) => e.eventId),
+      ),
+    );
     for (const id of report.addedEventIds) expect(fresh).toContain(id);
     for (const id of report.addedEventIds) {
       expect(world.event(id)!.createdAtSec).toBeGreaterThan(report.fromSec);
       expect(world.event(id)!.createdAtSec).toBeLessThanOrEqual(report.toSec);
     }
     world.step(2 * 24 * HOUR);
-    const stillNew = new Set(['kalshi', 'polymarket'].flatMap((p) => world.listEvents({ provider: p as 'kalshi', category: 'all', filter: 'new' }).map((e) => e.eventId)));
+    const stillNew = new Set(
+      ['kalshi', 'polymarket'].flatMap((p) =>
+        world.listEvents({ provider: p as 'kalshi', category: 'all', filter: 'new' }).map((e) => e.eventId),
+      ),
+    );
     for (const id of report.addedEventIds) expect(stillNew.has(id)).toBe(false);
   });
 
@@ -76,7 +92,12 @@ describe('world.step', () => {
 });
 
 describe('mutators', () => {
-  const pickSingleWinner = (world: World) => world.events().find((e) => e.isActive && !e.multipleWinners && e.marketIds.length >= 3 && world.marketsOf(e.eventId).every((m) => m.status === 'open'))!;
+  const pickSingleWinner = (world: World) =>
+    world
+      .events()
+      .find(
+        (e) => e.isActive && !e.multipleWinners && e.marketIds.length >= 3 && world.marketsOf(e.eventId).every((m) => m.status === 'open'),
+      )!;
 
   it('closeMarket closes now and resolveMarket settles with settlementTime', () => {
     const world = new World({ seed: 9, markets: 200 });
@@ -86,7 +107,12 @@ describe('mutators', () => {
     expect(world.marketJson(a)).toMatchObject({ status: 'closed', result: null, settlementTime: 0, closeTime: world.nowSec });
     world.resolveMarket(b, 'yes');
     expect(world.marketJson(b)).toMatchObject({ status: 'closed', result: 'yes', settlementTime: world.nowSec });
-    expect(world.marketJson(b)!.pricing).toMatchObject({ buyYesPriceUsd: 1_000_000, sellYesPriceUsd: 1_000_000, buyNoPriceUsd: 0, sellNoPriceUsd: 0 });
+    expect(world.marketJson(b)!.pricing).toMatchObject({
+      buyYesPriceUsd: 1_000_000,
+      sellYesPriceUsd: 1_000_000,
+      buyNoPriceUsd: 0,
+      sellNoPriceUsd: 0,
+    });
     expect(() => world.resolveMarket(b, 'no')).toThrow(/already settled/);
     // In a single-winner event the others now lose, whenever they settle.
     world.step(world.market(c)!.closeTimeSec - world.nowSec + 6 * HOUR);
@@ -107,7 +133,9 @@ describe('mutators', () => {
     const world = new World({ seed: 4, markets: 100 });
     const market = world.markets().find((m) => m.status === 'open' && m.hasBook)!;
     world.setPrice(market.marketId, { buyYesPriceUsd: 650_000, sellYesPriceUsd: 630_000 });
-    expect(world.marketJson(market.marketId)!.pricing).toEqual(expect.objectContaining({ buyYesPriceUsd: 650_000, sellYesPriceUsd: 630_000, buyNoPriceUsd: 370_000, sellNoPriceUsd: 350_000 }));
+    expect(world.marketJson(market.marketId)!.pricing).toEqual(
+      expect.objectContaining({ buyYesPriceUsd: 650_000, sellYesPriceUsd: 630_000, buyNoPriceUsd: 370_000, sellNoPriceUsd: 350_000 }),
+    );
     const book = world.orderBookJson(market.marketId)!;
     expect(book.yes[0]![0]).toBe(63);
     expect(book.no[0]![0]).toBe(35);

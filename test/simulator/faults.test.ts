@@ -96,7 +96,9 @@ describe('record faults', () => {
     expect(defects).toContain('\\u0000');
     // Detail endpoints stay clean.
     // (A market whose defect is its id cannot be asked for by id.)
-    const marketId = r.body.data.flatMap((e: { markets: { marketId: unknown }[] }) => e.markets).find((m: { marketId: unknown }) => typeof m.marketId === 'string').marketId;
+    const marketId = r.body.data
+      .flatMap((e: { markets: { marketId: unknown }[] }) => e.markets)
+      .find((m: { marketId: unknown }) => typeof m.marketId === 'string').marketId;
     marketSchema.parse((await get(sim, `/markets/${marketId}`)).body);
     eventSchema.parse((await get(sim, `/events/${r.body.data[0].eventId}`)).body);
   });

@@ -23,7 +23,7 @@ export async function crawl(sim: Simulator, path: string, askPerPage: number, fr
   const items: any[] = [];
   const pages: Reply[] = [];
   const sep = path.includes('?') ? '&' : '?';
-  for (let start = from; ; ) {
+  for (let start = from; ;) {
     const reply = await get(sim, `${path}${sep}start=${start}&end=${start + askPerPage}`);
     if (reply.status !== 200) throw new Error(`crawl got ${reply.status}: ${reply.text}`);
     pages.push(reply);

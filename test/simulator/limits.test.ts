@@ -58,7 +58,14 @@ describe('sliding-window rate limit', () => {
   it('does not count rejected requests, and frees slots as requests leave the window', async () => {
     // A fake wall clock makes the window exact, whatever the machine load.
     let nowMs = 1_800_000_000_000;
-    sim = await startSimulator({ shape: 'spec', markets: 50, apiKey: 'test-key', rateLimit: { requests: 3, windowMs: 300 }, subSecondRetryAfter: true, nowMs: () => nowMs });
+    sim = await startSimulator({
+      shape: 'spec',
+      markets: 50,
+      apiKey: 'test-key',
+      rateLimit: { requests: 3, windowMs: 300 },
+      subSecondRetryAfter: true,
+      nowMs: () => nowMs,
+    });
     const burst = async (n: number) => {
       const statuses: number[] = [];
       for (let i = 0; i < n; i++) statuses.push((await get(sim!, '/events?end=1')).status);
@@ -78,7 +85,13 @@ describe('sliding-window rate limit', () => {
   });
 
   it('keeps the keyless window separate and lower', async () => {
-    sim = await startSimulator({ shape: 'spec', markets: 50, apiKey: 'test-key', rateLimit: { requests: 10 }, keylessRateLimit: { requests: 2 } });
+    sim = await startSimulator({
+      shape: 'spec',
+      markets: 50,
+      apiKey: 'test-key',
+      rateLimit: { requests: 10 },
+      keylessRateLimit: { requests: 2 },
+    });
     const keyless = [];
     for (let i = 0; i < 3; i++) keyless.push((await get(sim, '/events?end=1', null)).status);
     expect(keyless).toEqual([200, 200, 429]);
@@ -98,7 +111,12 @@ describe('sliding-window rate limit', () => {
 
 describe('429 storm fault', () => {
   it('answers a share of requests 429 with a short decimal Retry-After, not counted as accepted', async () => {
-    sim = await startSimulator({ shape: 'spec', markets: 50, apiKey: 'test-key', faults: { rateLimitStormRate: 1, stormRetryAfterMs: 200 } });
+    sim = await startSimulator({
+      shape: 'spec',
+      markets: 50,
+      apiKey: 'test-key',
+      faults: { rateLimitStormRate: 1, stormRetryAfterMs: 200 },
+    });
     const r = await get(sim, '/events');
     expect(r.status).toBe(429);
     expect(r.headers['retry-after']).toBe('0.2');
@@ -112,7 +130,13 @@ describe('429 storm fault', () => {
 
   it('lets a test check that a client paused during Retry-After', async () => {
     let nowMs = 1_800_000_000_000;
-    sim = await startSimulator({ shape: 'spec', markets: 50, apiKey: 'test-key', nowMs: () => nowMs, faults: { rateLimitStormRate: 1, stormRetryAfterMs: 150 } });
+    sim = await startSimulator({
+      shape: 'spec',
+      markets: 50,
+      apiKey: 'test-key',
+      nowMs: () => nowMs,
+      faults: { rateLimitStormRate: 1, stormRetryAfterMs: 150 },
+    });
     const limited = await get(sim, '/events');
     sim.faults.reset();
     const pauseMs = Number(limited.headers['retry-after']) * 1000;

@@ -1,4 +1,4 @@
-/** The 'live' profile (the default) over real HTTP: each fact of shared/upstream/live-facts.md the simulator plays. */
+/** The 'live' profile (the default) over real HTTP: each fact of docs/upstream/live-service.md the simulator plays. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
@@ -21,7 +21,10 @@ afterAll(() => sim.stop());
 const markets = () => events.flatMap((e) => e.markets as any[]);
 /** Several ids per kind of market, for detail requests. */
 function sample(filter: (m: ReturnType<Simulator['world']['markets']>[number]) => boolean, n = 25): string[] {
-  const ids = sim.world.markets().filter(filter).map((m) => m.marketId);
+  const ids = sim.world
+    .markets()
+    .filter(filter)
+    .map((m) => m.marketId);
   expect(ids.length).toBeGreaterThan(0);
   return ids.slice(0, n);
 }
@@ -35,7 +38,9 @@ describe("'live' profile: events", () => {
       for (const key of REMOVED_EVENT_KEYS) expect(e).not.toHaveProperty(key);
       expect(e.provider).toBe(sim.world.event(e.eventId)!.provider);
       expect(e.tags).toContain(e.category);
-      expect(e.metadata.closeTime).toBe(new Date(Math.max(...sim.world.marketsOf(e.eventId).map((m) => m.closeTimeSec)) * 1000).toISOString());
+      expect(e.metadata.closeTime).toBe(
+        new Date(Math.max(...sim.world.marketsOf(e.eventId).map((m) => m.closeTimeSec)) * 1000).toISOString(),
+      );
       expect(Number(e.volume24hr)).toBeLessThanOrEqual(Number(e.volumeUsd));
     }
   });
@@ -45,7 +50,8 @@ describe("'live' profile: events", () => {
     expect(begins).toContain(null);
     expect(begins.some((b) => b !== null && /^\d+$/.test(b))).toBe(true);
     expect(begins.some((b) => b !== null && /^\d+\.\d{1,3}$/.test(b))).toBe(true);
-    for (const e of events.filter((x) => x.beginAt !== null)) expect(Math.floor(Number(e.beginAt))).toBe(sim.world.event(e.eventId)!.beginAtSec);
+    for (const e of events.filter((x) => x.beginAt !== null))
+      expect(Math.floor(Number(e.beginAt))).toBe(sim.world.event(e.eventId)!.beginAtSec);
     expect(events.some((e) => e.subcategory === '')).toBe(true);
   });
 
@@ -125,7 +131,11 @@ describe("'live' profile: markets and pricing", () => {
     sim.world.closeMarket(sample((m) => m.status === 'open')[0]!);
     for (const id of sample((m) => m.status === 'closed' && m.result === null)) {
       const m = liveMarketSchema.parse((await get(sim, `/markets/${id}`)).body);
-      expect(m).toMatchObject({ result: null, resolveAt: null, pricing: { buyYesPriceUsd: 0, buyNoPriceUsd: 0, sellYesPriceUsd: 0, sellNoPriceUsd: 0 } });
+      expect(m).toMatchObject({
+        result: null,
+        resolveAt: null,
+        pricing: { buyYesPriceUsd: 0, buyNoPriceUsd: 0, sellYesPriceUsd: 0, sellNoPriceUsd: 0 },
+      });
     }
   });
 
@@ -156,7 +166,10 @@ describe("'live' profile: order books", () => {
     let fractional = 0;
     for (const id of ids) {
       const book = liveOrderBookSchema.parse((await get(sim, `/orderbook/${id}`)).body);
-      for (const [cents, dollars] of [[book.yes, book.yes_dollars], [book.no, book.no_dollars]] as const) {
+      for (const [cents, dollars] of [
+        [book.yes, book.yes_dollars],
+        [book.no, book.no_dollars],
+      ] as const) {
         expect(cents.map(([, size]) => size)).toEqual(dollars.map(([, size]) => size));
         const micro = dollars.map(([p]) => toMicro(p));
         for (let i = 1; i < micro.length; i++) expect(micro[i]).toBeGreaterThan(micro[i - 1]!);

@@ -3,7 +3,14 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
-import { startSimulator, World, type LiveEvent, type LiveMarket, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
+import {
+  startSimulator,
+  World,
+  type LiveEvent,
+  type LiveMarket,
+  type Simulator,
+  type SimulatorOptions,
+} from '../../src/simulator/index.js';
 import { crawl, get } from './http.js';
 import {
   eventSchema,
@@ -37,11 +44,15 @@ describe("'spec' profile", () => {
   it('renders exactly what a bare World renders, and has only documented categories', async () => {
     const sim = await start({ shape: 'spec' });
     const bare = new World({ seed: 5, markets: 400 });
-    expect(sim.world.events().map((e) => sim.world.eventJson(e.eventId, { includeMarkets: true }))).toEqual(bare.events().map((e) => bare.eventJson(e.eventId, { includeMarkets: true })));
+    expect(sim.world.events().map((e) => sim.world.eventJson(e.eventId, { includeMarkets: true }))).toEqual(
+      bare.events().map((e) => bare.eventJson(e.eventId, { includeMarkets: true })),
+    );
     for (const e of sim.world.events()) expect(CONCRETE_CATEGORIES as readonly string[]).toContain(e.category);
     const open = sim.world.markets().find((m) => m.status === 'open' && m.hasBook)!;
     const eventId = open.eventId;
-    expect((await get(sim, `/events/${eventId}?includeMarkets=true`)).text).toBe(JSON.stringify(sim.world.eventJson(eventId, { includeMarkets: true })));
+    expect((await get(sim, `/events/${eventId}?includeMarkets=true`)).text).toBe(
+      JSON.stringify(sim.world.eventJson(eventId, { includeMarkets: true })),
+    );
     expect((await get(sim, `/events/${eventId}`)).body).not.toHaveProperty('markets');
     expect((await get(sim, `/markets/${open.marketId}`)).text).toBe(JSON.stringify(sim.world.marketJson(open.marketId)));
     expect((await get(sim, `/orderbook/${open.marketId}`)).text).toBe(JSON.stringify(sim.world.orderBookJson(open.marketId)));
@@ -88,7 +99,7 @@ describe("'mixed' profile", () => {
     }
   });
 
-  it('sends events in the spec-era and in today\'s shape', async () => {
+  it("sends events in the spec-era and in today's shape", async () => {
     const sim = await start({ shape: 'mixed' });
     let spec = 0;
     let live = 0;
@@ -106,7 +117,10 @@ describe("'mixed' profile", () => {
   it("sends each book in its market's era: spec, 2026-03 (descending, with dollars) or live (ascending)", async () => {
     const sim = await start({ shape: 'mixed' });
     const seen = new Set<string>();
-    for (const m of sim.world.markets().filter((x) => x.status === 'open' && x.hasBook).slice(0, 150)) {
+    for (const m of sim.world
+      .markets()
+      .filter((x) => x.status === 'open' && x.hasBook)
+      .slice(0, 150)) {
       const [shape] = shapeOf((await get(sim, `/markets/${m.marketId}`)).body);
       const book = (await get(sim, `/orderbook/${m.marketId}`)).body;
       const prices = (book.yes as number[][]).map(([p]) => p!);

@@ -17,7 +17,14 @@ describe('startSimulator', () => {
   });
 
   it('in realtime mode the world steps itself', async () => {
-    const sim = await startSimulator({ shape: 'spec', markets: 30, clock: 'realtime', startSec: 1_800_000_000, stepEveryMs: 10, speed: 3600 });
+    const sim = await startSimulator({
+      shape: 'spec',
+      markets: 30,
+      clock: 'realtime',
+      startSec: 1_800_000_000,
+      stepEveryMs: 10,
+      speed: 3600,
+    });
     try {
       await expect.poll(() => sim.world.nowSec > 1_800_000_000).toBe(true);
     } finally {

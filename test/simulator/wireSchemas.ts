@@ -50,11 +50,22 @@ export const eventSchema = z.strictObject({
   closeCondition: z.string(),
   beginAt: z.string().regex(/^\d+$/).nullable(),
   rulesPdf: z.string(),
-  metadata: z.strictObject({ eventId: z.string(), title: z.string().regex(/^[^\u0000]*$/), subtitle: z.string(), imageUrl: z.string(), isLive: z.boolean() }),
+  metadata: z.strictObject({
+    eventId: z.string(),
+    title: z.string().regex(/^[^\u0000]*$/),
+    subtitle: z.string(),
+    imageUrl: z.string(),
+    isLive: z.boolean(),
+  }),
   markets: z.array(marketSchema).optional(),
 });
 
-export const paginationSchema = z.strictObject({ start: z.number().int(), end: z.number().int(), total: z.number().int(), hasNext: z.boolean() });
+export const paginationSchema = z.strictObject({
+  start: z.number().int(),
+  end: z.number().int(),
+  total: z.number().int(),
+  hasNext: z.boolean(),
+});
 
 const level = z.tuple([z.number().int().min(1).max(99), z.number().positive()]);
 export const orderBookSchema = z.strictObject({ yes: z.array(level), no: z.array(level) }).nullable();
@@ -68,7 +79,7 @@ export const serviceErrorSchema = z.strictObject({
 });
 export const gatewayErrorSchema = z.strictObject({ code: z.number(), message: z.string() });
 
-// ---- Today's live shapes (shared/upstream/live-facts.md), strict: what the 'live' profile must emit. ----
+// ---- Today's live shapes (docs/upstream/live-service.md), strict: what the 'live' profile must emit. ----
 
 const noNul = z.string().regex(/^[^\u0000]*$/);
 const isoMs = z.iso.datetime({ precision: 3 });
@@ -89,7 +100,10 @@ export const liveMarketSchema = z.strictObject({
   eventId: z.string().min(1).optional(),
   status: z.enum(['open', 'closed']),
   result: z.enum(['yes', 'no']).nullable(),
-  marketResultPubkey: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{43,44}$/).nullable(),
+  marketResultPubkey: z
+    .string()
+    .regex(/^[1-9A-HJ-NP-Za-km-z]{43,44}$/)
+    .nullable(),
   title: noNul,
   openTime: unixSec,
   closeTime: unixSec,
@@ -116,10 +130,22 @@ export const liveEventSchema = z.strictObject({
   category: z.string().min(1),
   subcategory: z.string(),
   tags: z.array(z.string()),
-  metadata: z.strictObject({ slug: z.string().regex(/^[a-z0-9-]+$/), title: noNul, isLive: z.boolean(), series: z.string(), eventId: z.string(), imageUrl: z.string(), subtitle: z.string(), closeTime: isoMs }),
+  metadata: z.strictObject({
+    slug: z.string().regex(/^[a-z0-9-]+$/),
+    title: noNul,
+    isLive: z.boolean(),
+    series: z.string(),
+    eventId: z.string(),
+    imageUrl: z.string(),
+    subtitle: z.string(),
+    closeTime: isoMs,
+  }),
   volumeUsd: microUsdText,
   volume24hr: microUsdText,
-  beginAt: z.string().regex(/^\d+(\.\d{1,3})?$/).nullable(),
+  beginAt: z
+    .string()
+    .regex(/^\d+(\.\d{1,3})?$/)
+    .nullable(),
   closeCondition: z.string(),
   rulesPdf: z.literal(''),
   markets: z.array(liveMarketSchema).optional(),
@@ -128,9 +154,14 @@ export const liveEventSchema = z.strictObject({
 
 const liveLevel = z.tuple([z.number().int().min(0).max(100), z.number().positive()]);
 const dollarLevel = z.tuple([z.string().regex(/^[01]\.\d{4}$/), z.number().positive()]);
-export const liveOrderBookSchema = z.strictObject({ yes: z.array(liveLevel), no: z.array(liveLevel), yes_dollars: z.array(dollarLevel), no_dollars: z.array(dollarLevel) });
+export const liveOrderBookSchema = z.strictObject({
+  yes: z.array(liveLevel),
+  no: z.array(liveLevel),
+  yes_dollars: z.array(dollarLevel),
+  no_dollars: z.array(dollarLevel),
+});
 
-// ---- The doc-example shapes between the spec and today (shared/upstream/examples). ----
+// ---- The doc-example shapes between the spec and today (docs/upstream/examples). ----
 
 const priceText = z.string().regex(/^\d+$/);
 export const market202602Schema = z.strictObject({
@@ -159,9 +190,23 @@ export const market202603Schema = z.strictObject({
   closeTime: unixSec,
   resolveAt: unixSec.nullable(),
   marketResultPubkey: z.string().nullable(),
-  metadata: z.strictObject({ marketId: z.string(), title: noNul, status: z.enum(['open', 'closed']), result: z.enum(['', 'yes', 'no']), closeTime: unixSec, openTime: unixSec, isTeamMarket: z.boolean(), rulesPrimary: z.string() }),
+  metadata: z.strictObject({
+    marketId: z.string(),
+    title: noNul,
+    status: z.enum(['open', 'closed']),
+    result: z.enum(['', 'yes', 'no']),
+    closeTime: unixSec,
+    openTime: unixSec,
+    isTeamMarket: z.boolean(),
+    rulesPrimary: z.string(),
+  }),
   pricing: livePricingSchema,
 });
 
 const centLevel = z.tuple([z.number().int().min(1).max(99), z.number().positive()]);
-export const orderBook202603Schema = z.strictObject({ yes: z.array(centLevel), no: z.array(centLevel), yes_dollars: z.array(dollarLevel), no_dollars: z.array(dollarLevel) });
+export const orderBook202603Schema = z.strictObject({
+  yes: z.array(centLevel),
+  no: z.array(centLevel),
+  yes_dollars: z.array(dollarLevel),
+  no_dollars: z.array(dollarLevel),
+});

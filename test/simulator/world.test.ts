@@ -22,7 +22,8 @@ describe('generated world', () => {
     for (const e of world.events()) {
       const pattern = e.provider === 'polymarket' ? /^POLY-\d+$/ : /^KX[A-Z0-9]+-\d{2}[A-Z]{3}[0-9A-Z]+$/;
       expect(e.eventId).toMatch(pattern);
-      for (const id of e.marketIds) expect(id).toMatch(e.provider === 'polymarket' ? /^POLY-\d+$/ : new RegExp(`^${e.eventId}-[A-Z0-9.]+$`));
+      for (const id of e.marketIds)
+        expect(id).toMatch(e.provider === 'polymarket' ? /^POLY-\d+$/ : new RegExp(`^${e.eventId}-[A-Z0-9.]+$`));
     }
   });
 

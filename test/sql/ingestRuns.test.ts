@@ -22,12 +22,19 @@ describe('ingest runs', () => {
     const [running] = await db.sql`select status, records_by_endpoint from prediction.ingest_runs where run_id = ${runId}`;
     expect(running).toEqual({ status: 'running', records_by_endpoint: {} });
 
-    await finishRun(db.sql, runId, 'degraded', totals({
-      recordsByEndpoint: {
-        '/events': { accepted: 40, acceptedWithDrift: 2, rejected: 1 },
-        '/events#markets': { accepted: 0, acceptedWithDrift: 0, rejected: 7 },
-      },
-    }), at(1), 'rejected 16 % of the records read (threshold 10 %)');
+    await finishRun(
+      db.sql,
+      runId,
+      'degraded',
+      totals({
+        recordsByEndpoint: {
+          '/events': { accepted: 40, acceptedWithDrift: 2, rejected: 1 },
+          '/events#markets': { accepted: 0, acceptedWithDrift: 0, rejected: 7 },
+        },
+      }),
+      at(1),
+      'rejected 16 % of the records read (threshold 10 %)',
+    );
     const [row] = await db.sql`select status, finished_at, error, records_by_endpoint from prediction.ingest_runs where run_id = ${runId}`;
     expect(row).toEqual({
       status: 'degraded',
@@ -57,7 +64,7 @@ describe('ingest runs', () => {
     expect([...last]).toEqual([['fresh', at(21)]]);
   });
 
-  it('give the status, end and error of each job\'s latest finished run, ignoring one still running', async () => {
+  it("give the status, end and error of each job's latest finished run, ignoring one still running", async () => {
     const finish = async (job: string, start: number, status: 'succeeded' | 'degraded' | 'failed', error: string | null = null) =>
       finishRun(db.sql, await startRun(db.sql, job, at(start)), status, totals(), at(start + 1), error);
     await finish('readiness-a', 40, 'failed', 'upstream 500');

@@ -17,7 +17,12 @@ async function counts() {
   return row;
 }
 
-const page = (events: ReturnType<typeof event>[], at: Date) => ({ runId: null, endpoint: '/events', events: events.map(ok), observedAt: at });
+const page = (events: ReturnType<typeof event>[], at: Date) => ({
+  runId: null,
+  endpoint: '/events',
+  events: events.map(ok),
+  observedAt: at,
+});
 
 describe('writeEvents', () => {
   beforeEach(async () => {
@@ -27,9 +32,16 @@ describe('writeEvents', () => {
 
   it('stores events, markets, their states and prices once', async () => {
     const written = await writeEvents(db.sql, page([event('E1', [market('M1'), market('M2')]), event('E2', [market('M3')])], t(0)));
-    expect(written.rowsByTable).toMatchObject({ events: 2, markets: 3, event_state_history: 2, market_state_history: 3, pricing_snapshots: 3 });
+    expect(written.rowsByTable).toMatchObject({
+      events: 2,
+      markets: 3,
+      event_state_history: 2,
+      market_state_history: 3,
+      pricing_snapshots: 3,
+    });
     expect(await counts()).toEqual({ events: 2, markets: 3, event_states: 2, market_states: 3, pricing: 3, rejected: 0 });
-    const [m1] = await db.sql`select event_id, provider, status, result, settlement_time, open_time, raw from prediction.markets where market_id = 'M1'`;
+    const [m1] =
+      await db.sql`select event_id, provider, status, result, settlement_time, open_time, raw from prediction.markets where market_id = 'M1'`;
     expect(m1).toMatchObject({ event_id: 'E1', provider: 'polymarket', status: 'open', result: null, settlement_time: null });
     expect(m1!.open_time.toISOString()).toBe('2026-01-01T00:00:00.000Z');
     const [p] = await db.sql`select buy_yes_micro_usd, volume from prediction.pricing_snapshots where market_id = 'M1'`;
@@ -47,7 +59,9 @@ describe('writeEvents', () => {
     expect(again.recordsWritten).toBe(0);
     expect(await counts()).toEqual(before);
     const [m] = await db.sql`select first_seen_at, last_seen_at, changed_at from prediction.markets`;
-    expect([m!.first_seen_at, m!.last_seen_at, m!.changed_at].map((d: Date) => d.toISOString())).toEqual([t(0), t(5), t(0)].map((d) => d.toISOString()));
+    expect([m!.first_seen_at, m!.last_seen_at, m!.changed_at].map((d: Date) => d.toISOString())).toEqual(
+      [t(0), t(5), t(0)].map((d) => d.toISOString()),
+    );
     const [p] = await db.sql`select observed_at, last_observed_at from prediction.pricing_snapshots`;
     expect([p!.observed_at, p!.last_observed_at].map((d: Date) => d.toISOString())).toEqual([t(0), t(5)].map((d) => d.toISOString()));
   });
@@ -57,15 +71,33 @@ describe('writeEvents', () => {
     const resolved = market('M1', { status: 'closed', result: 'yes', settlementTimeSec: 1_767_300_000 });
     const moved = market('M2', { pricing: { ...market('M2').pricing!, buyYesMicroUsd: '700000' } });
     const written = await writeEvents(db.sql, page([event('E1', [resolved, moved], { winner: 'M1', isActive: false })], t(10)));
-    expect(written.rowsByTable).toMatchObject({ events: 0, markets: 0, market_state_history: 1, event_state_history: 1, pricing_snapshots: 1 });
+    expect(written.rowsByTable).toMatchObject({
+      events: 0,
+      markets: 0,
+      market_state_history: 1,
+      event_state_history: 1,
+      pricing_snapshots: 1,
+    });
 
-    const history = await db.sql`select status, result, settlement_time, valid_from, valid_to from prediction.market_state_history where market_id = 'M1' order by valid_from`;
-    expect(history.map((h) => [h.status, h.result, h.settlement_time?.toISOString() ?? null, h.valid_from.toISOString(), h.valid_to?.toISOString() ?? null])).toEqual([
+    const history =
+      await db.sql`select status, result, settlement_time, valid_from, valid_to from prediction.market_state_history where market_id = 'M1' order by valid_from`;
+    expect(
+      history.map((h) => [
+        h.status,
+        h.result,
+        h.settlement_time?.toISOString() ?? null,
+        h.valid_from.toISOString(),
+        h.valid_to?.toISOString() ?? null,
+      ]),
+    ).toEqual([
       ['open', null, null, t(0).toISOString(), t(10).toISOString()],
       ['closed', 'yes', new Date(1_767_300_000_000).toISOString(), t(10).toISOString(), null],
     ]);
     const events = await db.sql`select is_active, winner, valid_to from prediction.event_state_history order by valid_from`;
-    expect(events.map((e) => [e.is_active, e.winner, e.valid_to === null])).toEqual([[true, null, false], [false, 'M1', true]]);
+    expect(events.map((e) => [e.is_active, e.winner, e.valid_to === null])).toEqual([
+      [true, null, false],
+      [false, 'M1', true],
+    ]);
     const prices = await db.sql`select buy_yes_micro_usd from prediction.pricing_snapshots where market_id = 'M2' order by observed_at`;
     expect(prices.map((p) => p.buy_yes_micro_usd)).toEqual(['650000', '700000']);
   });
@@ -73,7 +105,10 @@ describe('writeEvents', () => {
   it('finds the changed markets of a batch larger than one hashing chunk, and moves last_seen_at of all the others', async () => {
     const ids = Array.from({ length: 5_000 }, (_, i) => `M${String(i).padStart(4, '0')}`);
     const events = (changed: Set<string>) => [
-      event('E1', ids.map((id) => market(id, changed.has(id) ? { status: 'closed', result: 'no', settlementTimeSec: 1_767_300_000 } : {}))),
+      event(
+        'E1',
+        ids.map((id) => market(id, changed.has(id) ? { status: 'closed', result: 'no', settlementTimeSec: 1_767_300_000 } : {})),
+      ),
     ];
     await writeEvents(db.sql, page(events(new Set()), t(0)));
     // First, middle and last rows of chunks, so a mistake in chunk bookkeeping shows.
@@ -103,14 +138,22 @@ describe('writeEvents', () => {
 
   it('quarantines invalid records and stores their valid neighbours; a repeated bad record stays one row', async () => {
     const e = event('E1', [market('M1')], {
-      rejectedMarkets: [{ entityId: 'M2', reason: 'status: expected one of open|closed, got "halted"', payload: { marketId: 'M2', status: 'halted' }, shape: FIXTURE_SHAPE }],
+      rejectedMarkets: [
+        {
+          entityId: 'M2',
+          reason: 'status: expected one of open|closed, got "halted"',
+          payload: { marketId: 'M2', status: 'halted' },
+          shape: FIXTURE_SHAPE,
+        },
+      ],
     });
     const events = [ok(e), bad('E9', 'closeTime: required', { eventId: 'E9' })];
     const written = await writeEvents(db.sql, { runId: null, endpoint: '/events', events, observedAt: t(0) });
     expect(written.recordsRejected).toBe(2);
     await writeEvents(db.sql, { runId: null, endpoint: '/events', events, observedAt: t(5) });
     expect(await counts()).toMatchObject({ events: 1, markets: 1, rejected: 2 });
-    const rows = await db.sql`select endpoint, entity_id, reason, payload, received_at, last_received_at from prediction.rejected_records order by entity_id`;
+    const rows =
+      await db.sql`select endpoint, entity_id, reason, payload, received_at, last_received_at from prediction.rejected_records order by entity_id`;
     expect(rows.map((r) => [r.endpoint, r.entity_id, r.reason])).toEqual([
       ['/events', 'E9', 'closeTime: required'],
       ['/events#markets', 'M2', 'status: expected one of open|closed, got "halted"'],
@@ -122,7 +165,14 @@ describe('writeEvents', () => {
 
   it('keeps stored metadata when a leaner record of the same market omits it, without counting a change', async () => {
     await writeEvents(db.sql, page([event('E1', [market('M1')])], t(0)));
-    const lean = market('M1', { title: null, subtitle: null, description: null, rulesPrimary: null, rulesSecondary: null, isTradable: null });
+    const lean = market('M1', {
+      title: null,
+      subtitle: null,
+      description: null,
+      rulesPrimary: null,
+      rulesSecondary: null,
+      isTradable: null,
+    });
     for (const minute of [5, 10]) {
       const written = await writeEvents(db.sql, page([event('E1', [lean])], t(minute)));
       expect(written.recordsWritten).toBe(0);
@@ -133,10 +183,24 @@ describe('writeEvents', () => {
   });
 
   it('keeps exact decimals and odd text', async () => {
-    const m = market('M1', { title: 'tab\there \\ back', pricing: { buyYesMicroUsd: '0.0000001', buyNoMicroUsd: null, sellYesMicroUsd: '123456789012345678901234567890', sellNoMicroUsd: '1', volume: '12.50' } });
+    const m = market('M1', {
+      title: 'tab\there \\ back',
+      pricing: {
+        buyYesMicroUsd: '0.0000001',
+        buyNoMicroUsd: null,
+        sellYesMicroUsd: '123456789012345678901234567890',
+        sellNoMicroUsd: '1',
+        volume: '12.50',
+      },
+    });
     await writeEvents(db.sql, page([event('E1', [m])], t(0)));
     const [p] = await db.sql`select buy_yes_micro_usd, buy_no_micro_usd, sell_yes_micro_usd, volume from prediction.pricing_snapshots`;
-    expect(p).toEqual({ buy_yes_micro_usd: '0.0000001', buy_no_micro_usd: null, sell_yes_micro_usd: '123456789012345678901234567890', volume: '12.50' });
+    expect(p).toEqual({
+      buy_yes_micro_usd: '0.0000001',
+      buy_no_micro_usd: null,
+      sell_yes_micro_usd: '123456789012345678901234567890',
+      volume: '12.50',
+    });
     const [row] = await db.sql`select title from prediction.markets`;
     expect(row!.title).toBe('tab\there \\ back');
   });
@@ -153,7 +217,8 @@ describe('quarantine of hostile payloads', () => {
       observedAt: t(0),
     });
     expect(written.recordsRejected).toBe(2);
-    const rows = await db.sql`select entity_id, payload from prediction.rejected_records where entity_id in ('E7', 'E8') order by entity_id`;
+    const rows =
+      await db.sql`select entity_id, payload from prediction.rejected_records where entity_id in ('E7', 'E8') order by entity_id`;
     expect(rows[0]!.payload).toEqual({ eventId: 'E7', title: 'a\\u0000b', '\\u0000k': '\uFFFD', ['__proto__']: { polluted: true } });
     expect(rows[1]!.payload).toMatchObject({ truncated: true });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -22,27 +22,81 @@ describe('writeOrderBooks', () => {
 
   it('stores a book with its levels, adds nothing when it is unchanged, and a new snapshot when it changes', async () => {
     await writeEvents(db.sql, { runId: null, endpoint: '/events', events: [ok(event('E1', [market('M1')]))], observedAt: t(0) });
-    const first = book('M1', [['65', '100'], ['64', '2.5']], [['35', '10']]);
-    expect((await writeOrderBooks(db.sql, { runId: null, endpoint: '/orderbook/{marketId}', fetches: [{ books: [ok(first)], observedAt: t(0) }] })).rowsByTable)
-      .toMatchObject({ orderbook_snapshots: 1, orderbook_levels: 3 });
-    expect((await writeOrderBooks(db.sql, { runId: null, endpoint: '/orderbook/{marketId}', fetches: [{ books: [ok(first)], observedAt: t(1) }] })).rowsByTable)
-      .toMatchObject({ orderbook_snapshots: 0, orderbook_levels: 0 });
-    const second = book('M1', [['65', '90'], ['64', '2.5']], [['35', '10']]);
+    const first = book(
+      'M1',
+      [
+        ['65', '100'],
+        ['64', '2.5'],
+      ],
+      [['35', '10']],
+    );
+    expect(
+      (
+        await writeOrderBooks(db.sql, {
+          runId: null,
+          endpoint: '/orderbook/{marketId}',
+          fetches: [{ books: [ok(first)], observedAt: t(0) }],
+        })
+      ).rowsByTable,
+    ).toMatchObject({ orderbook_snapshots: 1, orderbook_levels: 3 });
+    expect(
+      (
+        await writeOrderBooks(db.sql, {
+          runId: null,
+          endpoint: '/orderbook/{marketId}',
+          fetches: [{ books: [ok(first)], observedAt: t(1) }],
+        })
+      ).rowsByTable,
+    ).toMatchObject({ orderbook_snapshots: 0, orderbook_levels: 0 });
+    const second = book(
+      'M1',
+      [
+        ['65', '90'],
+        ['64', '2.5'],
+      ],
+      [['35', '10']],
+    );
     await writeOrderBooks(db.sql, { runId: null, endpoint: '/orderbook/{marketId}', fetches: [{ books: [ok(second)], observedAt: t(2) }] });
     // Replaying the same observation is a no-op.
     await writeOrderBooks(db.sql, { runId: null, endpoint: '/orderbook/{marketId}', fetches: [{ books: [ok(second)], observedAt: t(2) }] });
 
     const rows = await snapshots('M1');
     expect(rows.map((r) => [r.observed_at.toISOString(), r.last_observed_at.toISOString(), r.yes_levels, r.no_levels, r.levels])).toEqual([
-      [t(0).toISOString(), t(1).toISOString(), 2, 1, [['yes', 65, 100], ['yes', 64, 2.5], ['no', 35, 10]]],
-      [t(2).toISOString(), t(2).toISOString(), 2, 1, [['yes', 65, 90], ['yes', 64, 2.5], ['no', 35, 10]]],
+      [
+        t(0).toISOString(),
+        t(1).toISOString(),
+        2,
+        1,
+        [
+          ['yes', 65, 100],
+          ['yes', 64, 2.5],
+          ['no', 35, 10],
+        ],
+      ],
+      [
+        t(2).toISOString(),
+        t(2).toISOString(),
+        2,
+        1,
+        [
+          ['yes', 65, 90],
+          ['yes', 64, 2.5],
+          ['no', 35, 10],
+        ],
+      ],
     ]);
   });
 
   it('records a null book as an observation, and quarantines an invalid one', async () => {
-    const written = await writeOrderBooks(db.sql, { endpoint: '/orderbook/{marketId}',
+    const written = await writeOrderBooks(db.sql, {
+      endpoint: '/orderbook/{marketId}',
       runId: null,
-      fetches: [{ books: [ok(book('M1', [], [], true)), bad('M2', 'yes[0]: expected exactly 2 numbers', { yes: [[1]], no: [] })], observedAt: t(0) }],
+      fetches: [
+        {
+          books: [ok(book('M1', [], [], true)), bad('M2', 'yes[0]: expected exactly 2 numbers', { yes: [[1]], no: [] })],
+          observedAt: t(0),
+        },
+      ],
     });
     expect(written).toMatchObject({ recordsSeen: 2, recordsWritten: 1, recordsRejected: 1 });
     const [snap] = await snapshots('M1');
@@ -52,8 +106,13 @@ describe('writeOrderBooks', () => {
   });
 
   it('stamps each book with the time of its own fetch when several fetches are written together', async () => {
-    await writeOrderBooks(db.sql, { runId: null, endpoint: '/orderbook/{marketId}', fetches: [{ books: [ok(book('M1', [['60', '10']], []))], observedAt: t(0) }] });
-    const written = await writeOrderBooks(db.sql, { endpoint: '/orderbook/{marketId}',
+    await writeOrderBooks(db.sql, {
+      runId: null,
+      endpoint: '/orderbook/{marketId}',
+      fetches: [{ books: [ok(book('M1', [['60', '10']], []))], observedAt: t(0) }],
+    });
+    const written = await writeOrderBooks(db.sql, {
+      endpoint: '/orderbook/{marketId}',
       runId: null,
       fetches: [
         { books: [ok(book('M1', [['60', '10']], [])), ok(book('M2', [['40', '5']], []))], observedAt: t(1) },

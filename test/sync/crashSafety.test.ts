@@ -21,6 +21,8 @@ const env = (databaseUrl: string) => ({
   PREDICTION_API_URL: sim.url,
   PREDICTION_API_KEY: API_KEY,
   PREDICTION_RATE_LIMIT_RPM: '1000000',
+  // A killed sync cannot release its lease: the next one waits for it to expire.
+  PREDICTION_LEASE_TTL_SEC: '2',
   LOG_LEVEL: 'silent',
 });
 
@@ -53,6 +55,14 @@ describe('crash safety', () => {
       for (const after of [2, 9, 40, 90]) kills.push(await syncKilledAfter(crashed.url, after));
       expect(kills.filter(Boolean).length).toBeGreaterThanOrEqual(3);
 
+      // The last killed sync's lease has expired: the clean run does not wait (it would say so on stderr).
+      await expect
+        .poll(
+          async () =>
+            (await crashed.sql`select 1 from prediction.job_leases where name = 'sync' and expires_at > clock_timestamp()`).length,
+          { timeout: 10_000 },
+        )
+        .toBe(0);
       const clean = await runCli(['sync'], env(crashed.url));
       expect(clean.stderr).toBe('');
       expect(clean.code).toBe(0);
@@ -67,7 +77,7 @@ describe('crash safety', () => {
       await reference.close();
       await crashed.close();
     }
-  });
+  }, 60_000); // five processes one after the other, each waiting for the lease its killed predecessor left
 
   it('exits 3 with a one-line message when the key is rejected, having written no data', async () => {
     const db = await createTestDatabase();

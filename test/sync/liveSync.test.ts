@@ -31,14 +31,24 @@ describe('sync on the live shapes', () => {
       expect(result.status).toBe('succeeded');
       expect(result.totals.recordsRejected).toBe(0);
       const events = await db.sql`select event_id, category from prediction.events order by event_id`;
-      expect(events.map((e) => e.event_id)).toEqual(listed().map((e) => e.eventId).sort());
+      expect(events.map((e) => e.event_id)).toEqual(
+        listed()
+          .map((e) => e.eventId)
+          .sort(),
+      );
       const markets = await db.sql`select market_id from prediction.markets order by market_id`;
-      expect(markets.map((m) => m.market_id)).toEqual(listed().flatMap((e) => e.marketIds).sort());
+      expect(markets.map((m) => m.market_id)).toEqual(
+        listed()
+          .flatMap((e) => e.marketIds)
+          .sort(),
+      );
       const [{ n }] = (await db.sql`select count(*)::int as n from prediction.rejected_records`) as unknown as [{ n: number }];
       expect(n).toBe(0);
 
       // Categories outside the documented list are stored, and covered by the crawl.
-      const undocumented = [...new Set(events.map((e) => e.category as string))].filter((c) => !(CATEGORIES as readonly string[]).includes(c));
+      const undocumented = [...new Set(events.map((e) => e.category as string))].filter(
+        (c) => !(CATEGORIES as readonly string[]).includes(c),
+      );
       expect(undocumented.length).toBeGreaterThan(0);
       const coverage = await db.sql`select provider, category, complete from prediction.crawl_coverage where run_id = ${result.runId}`;
       for (const provider of KNOWN_PROVIDERS) {
@@ -67,7 +77,8 @@ describe('sync on the live shapes', () => {
         for (const side of ['yes', 'no'] as const) {
           const levels = side === 'yes' ? wire.yes_dollars : wire.no_dollars;
           const expected = new Map<number, number>();
-          for (const [dollars, size] of levels) expected.set(Math.round(Number(dollars) * 1000), (expected.get(Math.round(Number(dollars) * 1000)) ?? 0) + size);
+          for (const [dollars, size] of levels)
+            expected.set(Math.round(Number(dollars) * 1000), (expected.get(Math.round(Number(dollars) * 1000)) ?? 0) + size);
           const got = stored.filter((l) => l.side === side);
           expect(got.map((l) => Math.round(Number(l.price) * 10))).toEqual([...expected.keys()].sort((a, b) => b - a));
           for (const l of got) expect(Number(l.size)).toBeCloseTo(expected.get(Math.round(Number(l.price) * 10))!, 6);
@@ -93,11 +104,17 @@ describe('sync on the live shapes', () => {
         where m.status = 'closed'`;
       expect(closed.length).toBeGreaterThan(0);
       for (const row of closed) {
-        expect([row.buy_yes_micro_usd, row.sell_yes_micro_usd, row.buy_no_micro_usd, row.sell_no_micro_usd]).toEqual([null, null, null, null]);
+        expect([row.buy_yes_micro_usd, row.sell_yes_micro_usd, row.buy_no_micro_usd, row.sell_no_micro_usd]).toEqual([
+          null,
+          null,
+          null,
+          null,
+        ]);
       }
-      const [{ zero }] = (await db.sql`select count(*)::int as zero from analytics.price_history where buy_yes_usd = 0 and sell_yes_usd = 0`) as unknown as [
-        { zero: number },
-      ];
+      const [{ zero }] =
+        (await db.sql`select count(*)::int as zero from analytics.price_history where buy_yes_usd = 0 and sell_yes_usd = 0`) as unknown as [
+          { zero: number },
+        ];
       expect(zero).toBe(0);
     } finally {
       await db.close();

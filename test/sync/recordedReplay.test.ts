@@ -47,7 +47,10 @@ const listed: { provider: string; event: FixtureEvent }[] = Object.entries(repla
   events.map((event) => ({ provider, event })),
 );
 const allMarkets = listed.flatMap(({ event }) => event.markets.map((market) => ({ event, market })));
-const openMarketIds = allMarkets.filter(({ market }) => market.status === 'open').map(({ market }) => market.marketId).sort();
+const openMarketIds = allMarkets
+  .filter(({ market }) => market.status === 'open')
+  .map(({ market }) => market.marketId)
+  .sort();
 
 /** A decimal string in canonical form ("99.90" -> "99.9", "1784304000.000000" -> "1784304000"); null stays null. */
 function dec(value: string | number | null | undefined): string | null {
@@ -106,7 +109,9 @@ describe('npm run cli -- sync against replayed live responses', () => {
       expect(query).not.toHaveProperty('category');
       expect(query.includeMarkets).toBe('true');
     }
-    const books = firstSyncRequests.filter((r) => r.path.startsWith('/orderbook/')).map((r) => decodeURIComponent(r.path.slice('/orderbook/'.length)));
+    const books = firstSyncRequests
+      .filter((r) => r.path.startsWith('/orderbook/'))
+      .map((r) => decodeURIComponent(r.path.slice('/orderbook/'.length)));
     expect(books.sort()).toEqual(openMarketIds);
     expect(firstSyncRequests.every((r) => r.method === 'GET')).toBe(true);
   });
@@ -149,7 +154,11 @@ describe('npm run cli -- sync against replayed live responses', () => {
 
     // The values live-facts quotes, spelled out.
     const byId = new Map(rows.map((r) => [r.event_id as string, r]));
-    expect(byId.get('POLY-573410')).toMatchObject({ category: 'climate & science', subcategory: '', series: 'atlantic-hurricane-season-2026' });
+    expect(byId.get('POLY-573410')).toMatchObject({
+      category: 'climate & science',
+      subcategory: '',
+      series: 'atlantic-hurricane-season-2026',
+    });
     expect(dec(byId.get('POLY-574122')!.begin_at as string)).toBe('1784692980.306');
     expect(dec(byId.get('POLY-16204')!.begin_at as string)).toBe('1748555553.385');
     expect(byId.get('POLY-572993')).toMatchObject({ begin_at: null, volume_usd: '26003599000000' });
@@ -187,7 +196,9 @@ describe('npm run cli -- sync against replayed live responses', () => {
 
     const resolved = rows.find((r) => r.market_id === 'POLY-2471502')!;
     expect(resolved).toMatchObject({ status: 'closed', result: 'no', event_id: 'POLY-573410' });
-    const [{ at }] = (await db.sql`select settlement_time as at from prediction.markets where market_id = 'POLY-2471502'`) as unknown as [{ at: Date }];
+    const [{ at }] = (await db.sql`select settlement_time as at from prediction.markets where market_id = 'POLY-2471502'`) as unknown as [
+      { at: Date },
+    ];
     expect(at.toISOString()).toBe('2026-07-24T05:14:12.365Z');
     expect(dec(resolved.settlement_time as string)).toBe('1784870052.365');
     expect(rows.filter((r) => (r.market_id as string).startsWith('BISONFI-')).map((r) => r.is_tradable)).toEqual([true, true]);
@@ -196,7 +207,13 @@ describe('npm run cli -- sync against replayed live responses', () => {
     const states = await db.sql`select market_id, status, result, extract(epoch from settlement_time)::text as settlement_time, valid_to
       from prediction.market_state_history order by market_id collate "C"`;
     expect(states.map((s) => ({ ...s, settlement_time: dec(s.settlement_time as string | null) }))).toEqual(
-      expected.map((m) => ({ market_id: m.market_id, status: m.status, result: m.result, settlement_time: m.settlement_time, valid_to: null })),
+      expected.map((m) => ({
+        market_id: m.market_id,
+        status: m.status,
+        result: m.result,
+        settlement_time: m.settlement_time,
+        valid_to: null,
+      })),
     );
   });
 
@@ -207,7 +224,8 @@ describe('npm run cli -- sync against replayed live responses', () => {
     const expected = allMarkets
       .map(({ market: m }) => {
         const p = m.pricing;
-        const noQuote = m.status !== 'open' && [p.buyYesPriceUsd, p.buyNoPriceUsd, p.sellYesPriceUsd, p.sellNoPriceUsd].every((x) => x === 0);
+        const noQuote =
+          m.status !== 'open' && [p.buyYesPriceUsd, p.buyNoPriceUsd, p.sellYesPriceUsd, p.sellNoPriceUsd].every((x) => x === 0);
         const price = (x: number | undefined) => (noQuote ? null : dec(x));
         return {
           market_id: m.marketId,
@@ -225,22 +243,40 @@ describe('npm run cli -- sync against replayed live responses', () => {
     }));
     expect(canonical).toEqual(expected);
     expect(canonical.find((r) => r.market_id === 'POLY-2471502')).toEqual({
-      market_id: 'POLY-2471502', buy_yes: null, buy_no: null, sell_yes: null, sell_no: null, volume: '1843220',
+      market_id: 'POLY-2471502',
+      buy_yes: null,
+      buy_no: null,
+      sell_yes: null,
+      sell_no: null,
+      volume: '1843220',
     });
     expect(canonical.find((r) => r.market_id === 'POLY-2470848')).toEqual({
-      market_id: 'POLY-2470848', buy_yes: '1000000', buy_no: '1000', sell_yes: '999000', sell_no: '0', volume: '26003599',
+      market_id: 'POLY-2470848',
+      buy_yes: '1000000',
+      buy_no: '1000',
+      sell_yes: '999000',
+      sell_no: '0',
+      volume: '26003599',
     });
   });
 
   it('stores the 96-level book as 96 exact YES levels and no NO level, and every other book as served', async () => {
     const deep = liveFixture<{ yes_dollars: [string, number][]; no_dollars: [string, number][] }>('orderbook-96-levels.json');
-    const snapshots = await db.sql`select market_id, yes_levels, no_levels, is_null from prediction.orderbook_snapshots order by market_id collate "C"`;
+    const snapshots =
+      await db.sql`select market_id, yes_levels, no_levels, is_null from prediction.orderbook_snapshots order by market_id collate "C"`;
     expect(snapshots.map((s) => s.market_id)).toEqual(openMarketIds);
-    expect(snapshots.find((s) => s.market_id === 'POLY-2470848')).toEqual({ market_id: 'POLY-2470848', yes_levels: 96, no_levels: 0, is_null: false });
+    expect(snapshots.find((s) => s.market_id === 'POLY-2470848')).toEqual({
+      market_id: 'POLY-2470848',
+      yes_levels: 96,
+      no_levels: 0,
+      is_null: false,
+    });
 
     const levels = async (marketId: string, side: 'yes' | 'no') =>
-      (await db.sql`select price_cents::text as price, size::text as size from prediction.orderbook_levels
-        where market_id = ${marketId} and side = ${side} order by price_cents desc`).map((l) => ({ price: dec(l.price as string), size: dec(l.size as string) }));
+      (
+        await db.sql`select price_cents::text as price, size::text as size from prediction.orderbook_levels
+        where market_id = ${marketId} and side = ${side} order by price_cents desc`
+      ).map((l) => ({ price: dec(l.price as string), size: dec(l.size as string) }));
 
     const expectedDeep = deep.yes_dollars
       .map(([dollars, size]) => ({ price: dollarsToCents(dollars), size: dec(size) }))
@@ -277,66 +313,99 @@ describe('npm run cli -- sync against replayed live responses', () => {
   });
 
   it('records coverage of each provider’s listing (`all`) and of every category it showed', async () => {
-    const rows = await db.sql`select provider, category, events_seen, complete from prediction.crawl_coverage order by provider collate "C", category collate "C"`;
+    const rows =
+      await db.sql`select provider, category, events_seen, complete from prediction.crawl_coverage order by provider collate "C", category collate "C"`;
     const expected = PROVIDERS.flatMap((provider) => {
       const events = listed.filter((l) => l.provider === provider).map((l) => l.event);
       const categories = [...new Set(events.map((e) => e.category as string))];
       return [
         { provider, category: 'all', events_seen: events.length, complete: true },
-        ...categories.map((category) => ({ provider, category, events_seen: events.filter((e) => e.category === category).length, complete: true })),
+        ...categories.map((category) => ({
+          provider,
+          category,
+          events_seen: events.filter((e) => e.category === category).length,
+          complete: true,
+        })),
       ];
     }).sort((a, b) => (a.provider === b.provider ? (a.category < b.category ? -1 : 1) : a.provider < b.provider ? -1 : 1));
     expect(rows).toEqual(expected);
     expect(rows.map((r) => r.category)).toContain('climate & science');
   });
 
-  it('a second sync on the same database exits 0 and writes no new data row', async () => {
-    const tables = ['prediction.pricing_snapshots', 'prediction.orderbook_snapshots', 'prediction.orderbook_levels',
-      'prediction.market_state_history', 'prediction.event_state_history', 'prediction.events', 'prediction.markets', 'prediction.rejected_records'];
-    const before = await Promise.all(tables.map(count));
-    expect(before[0]).toBe(allMarkets.length);
-    const second = await cli(['sync']);
-    expect(second.stderr).toBe('');
-    expect(second.code).toBe(0);
-    expect(second.stdout).toMatch(/^sync succeeded: run \d+ /);
-    expect(second.requests.filter((r) => r.path === '/events')).toHaveLength(PROVIDERS.length);
-    expect(await Promise.all(tables.map(count))).toEqual(before);
-    const [run] = await db.sql`select status, records_rejected from prediction.ingest_runs order by run_id desc limit 1`;
-    expect(run).toEqual({ status: 'succeeded', records_rejected: 0 });
-  }, CLI_TIMEOUT_MS);
+  it(
+    'a second sync on the same database exits 0 and writes no new data row',
+    async () => {
+      const tables = [
+        'prediction.pricing_snapshots',
+        'prediction.orderbook_snapshots',
+        'prediction.orderbook_levels',
+        'prediction.market_state_history',
+        'prediction.event_state_history',
+        'prediction.events',
+        'prediction.markets',
+        'prediction.rejected_records',
+      ];
+      const before = await Promise.all(tables.map(count));
+      expect(before[0]).toBe(allMarkets.length);
+      const second = await cli(['sync']);
+      expect(second.stderr).toBe('');
+      expect(second.code).toBe(0);
+      expect(second.stdout).toMatch(/^sync succeeded: run \d+ /);
+      expect(second.requests.filter((r) => r.path === '/events')).toHaveLength(PROVIDERS.length);
+      expect(await Promise.all(tables.map(count))).toEqual(before);
+      const [run] = await db.sql`select status, records_rejected from prediction.ingest_runs order by run_id desc limit 1`;
+      expect(run).toEqual({ status: 'succeeded', records_rejected: 0 });
+    },
+    CLI_TIMEOUT_MS,
+  );
 });
 
 describe('exploring the replayed service', () => {
-  it('search trump --limit 2 prints all 10 events the service answered, none rejected', async () => {
-    const result = await cli(['search', 'trump', '--limit', '2']);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    expect(result.requests).toEqual([{ method: 'GET', path: '/events/search', query: { query: 'trump', limit: '2' }, status: 200 }]);
-    const printed = JSON.parse(result.stdout) as { events: { ok: boolean; value?: { eventId: string; markets: unknown[] } }[] };
-    const fixture = liveFixture<EventsPage>('search-trump.json');
-    expect(fixture.data).toHaveLength(10);
-    expect(printed.events.map((e) => e.ok)).toEqual(fixture.data.map(() => true));
-    expect(printed.events.map((e) => e.value!.eventId)).toEqual(fixture.data.map((e) => e.eventId));
-    expect(printed.events.every((e) => e.value!.markets.length === 0)).toBe(true);
-  }, CLI_TIMEOUT_MS);
+  it(
+    'search trump --limit 2 prints all 10 events the service answered, none rejected',
+    async () => {
+      const result = await cli(['search', 'trump', '--limit', '2']);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.requests).toEqual([{ method: 'GET', path: '/events/search', query: { query: 'trump', limit: '2' }, status: 200 }]);
+      const printed = JSON.parse(result.stdout) as { events: { ok: boolean; value?: { eventId: string; markets: unknown[] } }[] };
+      const fixture = liveFixture<EventsPage>('search-trump.json');
+      expect(fixture.data).toHaveLength(10);
+      expect(printed.events.map((e) => e.ok)).toEqual(fixture.data.map(() => true));
+      expect(printed.events.map((e) => e.value!.eventId)).toEqual(fixture.data.map((e) => e.eventId));
+      expect(printed.events.every((e) => e.value!.markets.length === 0)).toBe(true);
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it('orderbook POLY-2470848 prints 96 exact YES levels and no rejection', async () => {
-    const result = await cli(['orderbook', 'POLY-2470848']);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    const printed = JSON.parse(result.stdout) as { ok: boolean; value: { isNull: boolean; yes: { priceCents: string; size: string }[]; no: unknown[] } };
-    expect(printed.ok).toBe(true);
-    expect(printed.value.isNull).toBe(false);
-    expect(printed.value.no).toEqual([]);
-    const deep = liveFixture<{ yes_dollars: [string, number][] }>('orderbook-96-levels.json');
-    expect(printed.value.yes.map((l) => ({ price: dec(l.priceCents), size: dec(l.size) }))).toEqual(
-      deep.yes_dollars.map(([dollars, size]) => ({ price: dollarsToCents(dollars), size: dec(size) })).reverse(),
-    );
-  }, CLI_TIMEOUT_MS);
+  it(
+    'orderbook POLY-2470848 prints 96 exact YES levels and no rejection',
+    async () => {
+      const result = await cli(['orderbook', 'POLY-2470848']);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const printed = JSON.parse(result.stdout) as {
+        ok: boolean;
+        value: { isNull: boolean; yes: { priceCents: string; size: string }[]; no: unknown[] };
+      };
+      expect(printed.ok).toBe(true);
+      expect(printed.value.isNull).toBe(false);
+      expect(printed.value.no).toEqual([]);
+      const deep = liveFixture<{ yes_dollars: [string, number][] }>('orderbook-96-levels.json');
+      expect(printed.value.yes.map((l) => ({ price: dec(l.priceCents), size: dec(l.size) }))).toEqual(
+        deep.yes_dollars.map(([dollars, size]) => ({ price: dollarsToCents(dollars), size: dec(size) })).reverse(),
+      );
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it('the replay server refuses a wrong key, and the CLI exits 3', async () => {
-    const result = await cli(['orderbook', 'POLY-2470848'], { PREDICTION_API_KEY: 'wrong-key-000' });
-    expect(result.code).toBe(3);
-    expect(result.requests.map((r) => r.status)).toEqual([401]);
-  }, CLI_TIMEOUT_MS);
+  it(
+    'the replay server refuses a wrong key, and the CLI exits 3',
+    async () => {
+      const result = await cli(['orderbook', 'POLY-2470848'], { PREDICTION_API_KEY: 'wrong-key-000' });
+      expect(result.code).toBe(3);
+      expect(result.requests.map((r) => r.status)).toEqual([401]);
+    },
+    CLI_TIMEOUT_MS,
+  );
 });

@@ -7,7 +7,10 @@ import { liveEvent, liveMarket, specEvent, specMarket, specPagination, without }
 describe('parseEventList', () => {
   it('keeps the good siblings of a bad event, in order, and returns the pagination', () => {
     const bad = specEvent({ eventId: 'POLY-BAD', beginAt: 'soon' });
-    const result = parseEventList({ data: [specEvent(), bad, specEvent({ eventId: 'POLY-3' })], pagination: specPagination() }, { provider: 'kalshi' });
+    const result = parseEventList(
+      { data: [specEvent(), bad, specEvent({ eventId: 'POLY-3' })], pagination: specPagination() },
+      { provider: 'kalshi' },
+    );
     expect(result.pagination).toEqual({ start: 0, end: 20, total: 57, hasNext: true });
     expect(result.events.map((e) => (e.ok ? e.value.eventId : `rejected ${e.rejection.entityId}`))).toEqual([
       'POLY-30615',
@@ -24,15 +27,19 @@ describe('parseEventList', () => {
   });
 
   it('an event in an undocumented category is kept on the page, tagged', () => {
-    const result = parseEventList({ data: [liveEvent({ category: 'climate & science' })], pagination: specPagination() }, { provider: 'polymarket' });
-    expect(result.events[0]?.ok && [result.events[0].value.category, result.events[0].value.drift.includes(DRIFT.categoryUnknown)]).toEqual([
-      'climate & science',
-      true,
-    ]);
+    const result = parseEventList(
+      { data: [liveEvent({ category: 'climate & science' })], pagination: specPagination() },
+      { provider: 'polymarket' },
+    );
+    expect(result.events[0]?.ok && [result.events[0].value.category, result.events[0].value.drift.includes(DRIFT.categoryUnknown)]).toEqual(
+      ['climate & science', true],
+    );
   });
 
   it('an empty page is fine', () => {
-    expect(parseEventList({ data: [], pagination: specPagination({ end: 0, total: 0, hasNext: false }) }, { provider: 'polymarket' })).toEqual({
+    expect(
+      parseEventList({ data: [], pagination: specPagination({ end: 0, total: 0, hasNext: false }) }, { provider: 'polymarket' }),
+    ).toEqual({
       events: [],
       pagination: { start: 0, end: 0, total: 0, hasNext: false },
     });
@@ -47,12 +54,32 @@ describe('parseEventList', () => {
     ['null body', null, 'unusable event list response: expected an object, got null'],
     ['array body', [specEvent()], 'unusable event list response: expected an object, got an array of 1 item'],
     ['data missing', { pagination: specPagination() }, 'unusable event list response: data: required'],
-    ['data not an array', { data: {}, pagination: specPagination() }, 'unusable event list response: data: expected an array, got an object'],
+    [
+      'data not an array',
+      { data: {}, pagination: specPagination() },
+      'unusable event list response: data: expected an array, got an object',
+    ],
     ['pagination missing', { data: [] }, 'unusable event list response: pagination: required'],
-    ['pagination field missing', { data: [], pagination: without(specPagination(), 'hasNext') }, 'unusable event list response: pagination.hasNext: required'],
-    ['pagination negative', { data: [], pagination: specPagination({ start: -1 }) }, 'unusable event list response: pagination.start: must be >= 0, got -1'],
-    ['pagination as string', { data: [], pagination: specPagination({ end: '20' }) }, 'unusable event list response: pagination.end: expected number, got "20"'],
-    ['pagination fractional', { data: [], pagination: specPagination({ total: 1.5 }) }, 'unusable event list response: pagination.total: expected an integer, got 1.5'],
+    [
+      'pagination field missing',
+      { data: [], pagination: without(specPagination(), 'hasNext') },
+      'unusable event list response: pagination.hasNext: required',
+    ],
+    [
+      'pagination negative',
+      { data: [], pagination: specPagination({ start: -1 }) },
+      'unusable event list response: pagination.start: must be >= 0, got -1',
+    ],
+    [
+      'pagination as string',
+      { data: [], pagination: specPagination({ end: '20' }) },
+      'unusable event list response: pagination.end: expected number, got "20"',
+    ],
+    [
+      'pagination fractional',
+      { data: [], pagination: specPagination({ total: 1.5 }) },
+      'unusable event list response: pagination.total: expected an integer, got 1.5',
+    ],
   ];
   it.each(unusable)('throws ResponseShapeError for %s', (_name, body, message) => {
     expect(() => parseEventList(body, { provider: 'polymarket' })).toThrow(ResponseShapeError);
@@ -65,8 +92,14 @@ describe('parseEventArray (search, suggested)', () => {
     const result = parseEventArray({ data: [specEvent(), { eventId: 'X' }, { eventId: 7 }] }, { provider: null });
     expect(result.events[0]?.ok && result.events[0].value.provider).toBeNull();
     // An event with nothing but its id is stored, its gaps tagged; one without a readable id is not.
-    expect(result.events[1]?.ok && [result.events[1].value.eventId, result.events[1].value.drift.includes(DRIFT.missingSeries)]).toEqual(['X', true]);
-    expect(result.events[2]?.ok === false && result.events[2].rejection).toMatchObject({ entityId: null, reason: 'eventId: expected string, got 7' });
+    expect(result.events[1]?.ok && [result.events[1].value.eventId, result.events[1].value.drift.includes(DRIFT.missingSeries)]).toEqual([
+      'X',
+      true,
+    ]);
+    expect(result.events[2]?.ok === false && result.events[2].rejection).toMatchObject({
+      entityId: null,
+      reason: 'eventId: expected string, got 7',
+    });
   });
 
   it('search: extra events and a pagination beside data are read, markets: [] kept as an empty list', () => {

@@ -18,7 +18,14 @@ describe('parseEvent: spec-conformant event', () => {
   it('is accepted with its markets, all normalized', () => {
     const payload = specEvent();
     const event = ok(parseEvent(payload, { provider: 'polymarket' }));
-    expect(event).toMatchObject({ eventId: 'POLY-30615', provider: 'polymarket', tvlUsd: '1234.56', volumeUsd: '98765.4321', beginAtSec: 1_700_000_000, drift: [] });
+    expect(event).toMatchObject({
+      eventId: 'POLY-30615',
+      provider: 'polymarket',
+      tvlUsd: '1234.56',
+      volumeUsd: '98765.4321',
+      beginAtSec: 1_700_000_000,
+      drift: [],
+    });
     expect(event.markets?.map((m) => [m.marketId, m.eventId, m.status, m.result, m.settlementTimeSec])).toEqual([
       ['POLY-558936', 'POLY-30615', 'open', null, null],
       ['POLY-558937', 'POLY-30615', 'closed', 'no', 1_750_000_000],
@@ -102,7 +109,9 @@ describe("parseEvent: today's live shape", () => {
 describe('parseEvent: one bad embedded market', () => {
   it('is quarantined in rejectedMarkets with its id, a readable reason and its shape; the rest is kept', () => {
     const bad = specMarket({ marketId: 'POLY-BAD', openTime: 'soon' });
-    const event = ok(parseEvent(specEvent({ markets: [specMarket(), bad, specMarket({ marketId: 'POLY-3' })] }), { provider: 'polymarket' }));
+    const event = ok(
+      parseEvent(specEvent({ markets: [specMarket(), bad, specMarket({ marketId: 'POLY-3' })] }), { provider: 'polymarket' }),
+    );
     expect(event.markets?.map((m) => m.marketId)).toEqual(['POLY-558936', 'POLY-3']);
     expect(event.rejectedMarkets).toEqual([
       { entityId: 'POLY-BAD', reason: 'markets[1].openTime: expected Unix seconds, got "soon"', payload: bad, shape: recordShape(bad) },
@@ -123,11 +132,15 @@ describe('parseEvent: one bad embedded market', () => {
   it('a market that is not even an object is quarantined without an id', () => {
     const event = ok(parseEvent(specEvent({ markets: [42, specMarket()] }), { provider: null }));
     expect(event.markets).toHaveLength(1);
-    expect(event.rejectedMarkets).toEqual([{ entityId: null, reason: 'markets[0]: expected an object, got 42', payload: 42, shape: recordShape(42) }]);
+    expect(event.rejectedMarkets).toEqual([
+      { entityId: null, reason: 'markets[0]: expected an object, got 42', payload: 42, shape: recordShape(42) },
+    ]);
   });
 
   it('markets that is not an array rejects the event', () => {
-    expect(rejected(parseEvent(specEvent({ markets: { a: 1 } }), { provider: null })).reason).toBe('markets: expected an array, got an object');
+    expect(rejected(parseEvent(specEvent({ markets: { a: 1 } }), { provider: null })).reason).toBe(
+      'markets: expected an array, got an object',
+    );
   });
 });
 
@@ -140,11 +153,23 @@ describe('parseEvent: what still rejects an event', () => {
     ['beginAt as a boolean', specEvent({ beginAt: true }), 'beginAt: expected Unix seconds, got true'],
     ['beginAt negative', specEvent({ beginAt: -1 }), 'beginAt: must be >= 0, got -1'],
     ['beginAt in milliseconds', specEvent({ beginAt: '1700000000000' }), 'beginAt: expected Unix seconds, got "1700000000000"'],
-    ['beginAt past year 9999', specEvent({ beginAt: '999999999999' }), 'beginAt: expected Unix seconds <= 253402300799, got "999999999999"'],
-    ['volumeUsd with currency sign', specEvent({ volumeUsd: '$1,234' }), 'volumeUsd: expected a decimal number, optionally with thousands separators, got "$1,234"'],
+    [
+      'beginAt past year 9999',
+      specEvent({ beginAt: '999999999999' }),
+      'beginAt: expected Unix seconds <= 253402300799, got "999999999999"',
+    ],
+    [
+      'volumeUsd with currency sign',
+      specEvent({ volumeUsd: '$1,234' }),
+      'volumeUsd: expected a decimal number, optionally with thousands separators, got "$1,234"',
+    ],
     ['volumeUsd as a boolean', specEvent({ volumeUsd: true }), 'volumeUsd: expected a non-negative number or decimal string, got true'],
     ['negative tvl number', specEvent({ tvlDollars: -5 }), 'tvlDollars: must be >= 0, got -5'],
-    ['badly grouped tvl', specEvent({ tvlDollars: '12,34' }), 'tvlDollars: expected a decimal number, optionally with thousands separators, got "12,34"'],
+    [
+      'badly grouped tvl',
+      specEvent({ tvlDollars: '12,34' }),
+      'tvlDollars: expected a decimal number, optionally with thousands separators, got "12,34"',
+    ],
   ];
   it.each(cases)('%s', (_name, payload, reason) => {
     const rejection = rejected(parseEvent(payload, { provider: 'polymarket' }));
@@ -224,7 +249,17 @@ describe('parseEvent: deviations that are now accepted and tagged', () => {
         DRIFT.missingTvl,
         DRIFT.missingVolume,
         DRIFT.missingBeginAt,
-        ...['category', 'subcategory', 'closeCondition', 'rulesPdf', 'multipleWinners', 'isActive', 'isLive', 'isTrending', 'isRecommended'].map(missingTag),
+        ...[
+          'category',
+          'subcategory',
+          'closeCondition',
+          'rulesPdf',
+          'multipleWinners',
+          'isActive',
+          'isLive',
+          'isTrending',
+          'isRecommended',
+        ].map(missingTag),
       ].sort(),
     );
   });

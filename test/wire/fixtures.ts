@@ -1,7 +1,7 @@
 /**
  * Wire payloads as fresh plain objects (tests mutate copies freely). `spec*` are shaped exactly as
  * the dated spec describes them; `live*` as the live service sends them today
- * (/work/shared/upstream/live-facts.md). Values are those of the upstream examples (POLY-… ids,
+ * (docs/upstream/live-service.md). Values are those of the upstream examples (POLY-… ids,
  * micro-USD prices).
  */
 

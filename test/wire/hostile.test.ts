@@ -20,11 +20,14 @@ function fromJson(text: string): unknown {
 }
 
 describe('non-finite and out-of-range numbers', () => {
-  it.each(['NaN', 'Infinity', '-Infinity', '1e400', '1e5', '0x10', '', '1.', '.5', '+1', '1_000'])('pricing string %j rejects the market', (value) => {
-    const rejection = rejected(parseMarket(specMarket({ pricing: { buyYesPriceUsd: value } }), { eventId: null }));
-    expect(rejection.reason).toBe(`pricing.buyYesPriceUsd: expected a decimal number, got ${JSON.stringify(value)}`);
-    expect(rejection.entityId).toBe('POLY-558936');
-  });
+  it.each(['NaN', 'Infinity', '-Infinity', '1e400', '1e5', '0x10', '', '1.', '.5', '+1', '1_000'])(
+    'pricing string %j rejects the market',
+    (value) => {
+      const rejection = rejected(parseMarket(specMarket({ pricing: { buyYesPriceUsd: value } }), { eventId: null }));
+      expect(rejection.reason).toBe(`pricing.buyYesPriceUsd: expected a decimal number, got ${JSON.stringify(value)}`);
+      expect(rejection.entityId).toBe('POLY-558936');
+    },
+  );
 
   it('a signed price string ("-5") is a number: out of range, so the pricing is quarantined and the market kept', () => {
     const market = accepted(parseMarket(specMarket({ pricing: { buyYesPriceUsd: '-5' } }), { eventId: null }));
@@ -35,31 +38,46 @@ describe('non-finite and out-of-range numbers', () => {
 
   it('1e400 as a JSON number becomes Infinity in JSON.parse and is rejected', () => {
     const payload = fromJson(JSON.stringify(specMarket()).replace('"buyYesPriceUsd":650000', '"buyYesPriceUsd":1e400'));
-    expect(rejected(parseMarket(payload, { eventId: null })).reason).toBe('pricing.buyYesPriceUsd: expected a number or decimal string, got Infinity');
+    expect(rejected(parseMarket(payload, { eventId: null })).reason).toBe(
+      'pricing.buyYesPriceUsd: expected a number or decimal string, got Infinity',
+    );
   });
 
   it('1e300 as a JSON number is a finite number out of range: pricing quarantined, market kept', () => {
     const payload = fromJson(JSON.stringify(specMarket()).replace('"buyYesPriceUsd":650000', '"buyYesPriceUsd":1e300'));
     const market = accepted(parseMarket(payload, { eventId: null }));
     expect(market.pricing).toBeNull();
-    expect(market.pricingRejection).toMatchObject({ entityId: 'POLY-558936', reason: 'pricing.buyYesPriceUsd: must be within 0..1000000 micro-USD, got 1e+300' });
+    expect(market.pricingRejection).toMatchObject({
+      entityId: 'POLY-558936',
+      reason: 'pricing.buyYesPriceUsd: must be within 0..1000000 micro-USD, got 1e+300',
+    });
   });
 
   it.each(['abc', 'NaN', '1e400', true])('a time sent as %j rejects the market', (value) => {
-    expect(rejected(parseMarket(specMarket({ openTime: value }), { eventId: null })).reason).toBe(`openTime: expected Unix seconds, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+    expect(rejected(parseMarket(specMarket({ openTime: value }), { eventId: null })).reason).toBe(
+      `openTime: expected Unix seconds, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
+    );
   });
 
-  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])('%s in an order book: the level is dropped, the book kept', (value) => {
-    for (const level of [[value, 1], [50, value]]) {
-      const book = accepted(parseOrderBook({ yes: [level, [40, 2]], no: [] }, { marketId: 'M' }));
-      expect(book.yes).toEqual([{ priceCents: '40', size: '2' }]);
-      expect(book.drift).toEqual([DRIFT.orderBookLevelDropped]);
-    }
-  });
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])(
+    '%s in an order book: the level is dropped, the book kept',
+    (value) => {
+      for (const level of [
+        [value, 1],
+        [50, value],
+      ]) {
+        const book = accepted(parseOrderBook({ yes: [level, [40, 2]], no: [] }, { marketId: 'M' }));
+        expect(book.yes).toEqual([{ priceCents: '40', size: '2' }]);
+        expect(book.drift).toEqual([DRIFT.orderBookLevelDropped]);
+      }
+    },
+  );
 
   it('NaN/Infinity strings for event amounts and timestamps are rejected', () => {
     expect(rejected(parseEvent(specEvent({ volumeUsd: 'NaN' }), { provider: null })).reason).toMatch(/^volumeUsd: expected .*got "NaN"$/);
-    expect(rejected(parseEvent(specEvent({ tvlDollars: 'Infinity' }), { provider: null })).reason).toMatch(/^tvlDollars: .*got "Infinity"$/);
+    expect(rejected(parseEvent(specEvent({ tvlDollars: 'Infinity' }), { provider: null })).reason).toMatch(
+      /^tvlDollars: .*got "Infinity"$/,
+    );
     expect(rejected(parseEvent(specEvent({ beginAt: '1e9' }), { provider: null })).reason).toMatch(/^beginAt: .*got "1e9"$/);
   });
 
@@ -94,11 +112,15 @@ describe('NUL characters', () => {
   });
 
   it('in one embedded market: only that market is quarantined', () => {
-    const event = parseEvent(specEvent({ markets: [specMarket({ subtitle: 'x\u0000' }), specMarket({ marketId: 'POLY-2' })] }), { provider: null });
+    const event = parseEvent(specEvent({ markets: [specMarket({ subtitle: 'x\u0000' }), specMarket({ marketId: 'POLY-2' })] }), {
+      provider: null,
+    });
     expect(event.ok).toBe(true);
     if (!event.ok) return;
     expect(event.value.markets?.map((m) => m.marketId)).toEqual(['POLY-2']);
-    expect(event.value.rejectedMarkets.map((r) => [r.entityId, r.reason])).toEqual([['POLY-558936', 'markets[0].subtitle: contains a NUL character']]);
+    expect(event.value.rejectedMarkets.map((r) => [r.entityId, r.reason])).toEqual([
+      ['POLY-558936', 'markets[0].subtitle: contains a NUL character'],
+    ]);
   });
 
   it('an unpaired surrogate (not storable as UTF-8 / jsonb) is rejected; paired ones are fine', () => {
@@ -148,7 +170,9 @@ describe('prototype pollution', () => {
   });
 
   it('__proto__ in an envelope, a market and a book', () => {
-    const list = fromJson(`{"__proto__":{"polluted":1},"data":[],"pagination":{"__proto__":{"hasNext":true},"start":0,"end":0,"total":0,"hasNext":false}}`);
+    const list = fromJson(
+      `{"__proto__":{"polluted":1},"data":[],"pagination":{"__proto__":{"hasNext":true},"start":0,"end":0,"total":0,"hasNext":false}}`,
+    );
     expect(parseEventList(list, { provider: 'polymarket' }).pagination).toEqual({ start: 0, end: 0, total: 0, hasNext: false });
     const market = parseMarket(fromJson(`{"__proto__":{"status":"open"},${JSON.stringify(specMarket()).slice(1)}`), { eventId: null });
     expect(market.ok && Object.getPrototypeOf(market.value)).toBe(Object.prototype);
@@ -165,7 +189,9 @@ describe('prototype pollution', () => {
   });
 
   it('a __proto__ that would supply an unreadable price does not reject the market', () => {
-    const payload = fromJson(`{"__proto__":{"pricing":{"buyYesPriceUsd":"abc"}},${JSON.stringify(without(specMarket(), 'pricing')).slice(1)}`);
+    const payload = fromJson(
+      `{"__proto__":{"pricing":{"buyYesPriceUsd":"abc"}},${JSON.stringify(without(specMarket(), 'pricing')).slice(1)}`,
+    );
     const market = accepted(parseMarket(payload, { eventId: null }));
     expect(market.pricing).toBeNull();
     expect(market.pricingRejection).toBeNull();
@@ -192,8 +218,11 @@ describe('absurd sizes', () => {
     const started = performance.now();
     const rejection = rejected(parseOrderBook({ yes: counted, no: [] }, { marketId: 'M' }));
     expect(rejection.reason).toBe('yes: too many items: 1000000 (max 10000)');
-    // The size bound must come before anything that walks the whole side (the record's shape included).
-    expect(reads).toBeLessThanOrEqual(LIMITS.levelsPerSide);
+    // The size bound must come before anything that walks the whole side (the record's shape
+    // included): only the head the quarantine keeps is read, each level costing at least 6 characters.
+    expect(reads).toBeLessThanOrEqual(LIMITS.rejectedPayloadChars / 6 + 1);
+    expect(rejection.payload).toMatchObject({ truncated: true, overChars: LIMITS.rejectedPayloadChars });
+    expect((rejection.payload as { head: string }).head).toMatch(/^\{"yes":\[\[100,1\],\[99\.9999,1\]/);
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
@@ -229,7 +258,9 @@ describe('absurd sizes', () => {
     let deep: Record<string, unknown> = {};
     const root = deep;
     for (let i = 0; i < 100; i++) deep = (deep.x = {}) as Record<string, unknown>;
-    expect(rejected(parseMarket(specMarket({ extra: root }), { eventId: null })).reason).toMatch(/^extra(\.x)+: nested deeper than 32 levels$/);
+    expect(rejected(parseMarket(specMarket({ extra: root }), { eventId: null })).reason).toMatch(
+      /^extra(\.x)+: nested deeper than 32 levels$/,
+    );
     const cyclic: Record<string, unknown> = specMarket();
     cyclic.self = cyclic;
     expect(rejected(parseMarket(cyclic, { eventId: null })).reason).toMatch(/nested deeper than 32 levels$/);

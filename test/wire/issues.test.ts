@@ -55,7 +55,11 @@ describe('checkRecord', () => {
   const schema = z.object({ n: z.number().max(3) });
   it('returns the parsed data or a readable reason with prefix', () => {
     expect(checkRecord(schema, { n: 1, extra: 'dropped' })).toEqual({ ok: true, data: { n: 1 } });
-    expect(checkRecord(schema, { n: 4 }, { prefix: 'markets[3]' })).toEqual({ ok: false, hostile: false, reason: 'markets[3].n: must be <= 3, got 4' });
+    expect(checkRecord(schema, { n: 4 }, { prefix: 'markets[3]' })).toEqual({
+      ok: false,
+      hostile: false,
+      reason: 'markets[3].n: must be <= 3, got 4',
+    });
   });
 
   it('scans what it is told to scan', () => {

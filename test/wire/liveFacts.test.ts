@@ -1,6 +1,6 @@
 /**
  * What the live service sends today (July 2026), pinned fact by fact from
- * /work/shared/upstream/live-facts.md. Each `it` reads its own fixture from test/fixtures/live
+ * docs/upstream/live-service.md. Each `it` reads its own fixture from test/fixtures/live
  * (see the README there for the fact -> fixture -> test map). Only the parse entry points are
  * used, so these tests hold whatever the validation layer behind them looks like.
  */
@@ -59,7 +59,7 @@ function pollPage(): Event[] {
   return parseEventList(fixture('events-page-polymarket.json'), { provider: 'polymarket' }).events.map((e) => ok(e));
 }
 
-describe('live facts: events (GET /events?includeMarkets=true, today\'s shape)', () => {
+describe("live facts: events (GET /events?includeMarkets=true, today's shape)", () => {
   it('a page of 4 today-shaped events is read whole: every event and every market accepted, pagination as sent', () => {
     const result = parseEventList(fixture('events-page-polymarket.json'), { provider: 'polymarket' });
     expect(result.pagination).toEqual({ start: 0, end: 4, total: 3774, hasNext: true });
@@ -118,7 +118,7 @@ describe('live facts: events (GET /events?includeMarkets=true, today\'s shape)',
     expect(pollPage().map((e) => e.provider)).toEqual(['polymarket', 'polymarket', 'polymarket', 'polymarket']);
   });
 
-  it('today\'s shape differs from the spec, and each event records it as drift', () => {
+  it("today's shape differs from the spec, and each event records it as drift", () => {
     for (const e of pollPage()) expect(e.drift.length, e.eventId).toBeGreaterThan(0);
   });
 
@@ -133,7 +133,12 @@ describe('live facts: events (GET /events?includeMarkets=true, today\'s shape)',
   it('GET /events/{id} answers the same record: parseEvent reads it alike', () => {
     const record = records(fixture('events-page-polymarket.json'))[1];
     const event = ok(parseEvent(record, { provider: 'polymarket' }));
-    expect(event).toMatchObject({ eventId: 'POLY-573410', category: 'climate & science', beginAtSec: 1784304000, volumeUsd: '2797530000000' });
+    expect(event).toMatchObject({
+      eventId: 'POLY-573410',
+      category: 'climate & science',
+      beginAtSec: 1784304000,
+      volumeUsd: '2797530000000',
+    });
     expect(marketsOf(event).map((m) => m.marketId)).toEqual(['POLY-2471502', 'POLY-2471503']);
   });
 
@@ -141,7 +146,13 @@ describe('live facts: events (GET /events?includeMarkets=true, today\'s shape)',
     const result = parseEventList(fixture('events-page-bisonfi.json'), { provider: 'polymarket' });
     expect(result.pagination).toEqual({ start: 0, end: 1, total: 1, hasNext: false });
     const event = ok(result.events[0]);
-    expect(event).toMatchObject({ eventId: 'BISONFI-40211', provider: 'bisonfi', category: 'crypto', beginAtSec: 1784894400, volumeUsd: '5120000000' });
+    expect(event).toMatchObject({
+      eventId: 'BISONFI-40211',
+      provider: 'bisonfi',
+      category: 'crypto',
+      beginAtSec: 1784894400,
+      volumeUsd: '5120000000',
+    });
     expect(event.rejectedMarkets).toEqual([]);
     expect(marketsOf(event).map((m) => [m.marketId, m.eventId, m.status, m.isTradable, m.pricing?.buyYesMicroUsd])).toEqual([
       ['BISONFI-40211-UP', 'BISONFI-40211', 'open', true, '560000'],
@@ -213,7 +224,7 @@ describe('live facts: markets (flat since 2026-06-18)', () => {
     });
   });
 
-  it('today\'s markets differ from the spec (flat, resolveAt...), and each records it as drift', () => {
+  it("today's markets differ from the spec (flat, resolveAt...), and each records it as drift", () => {
     for (const m of pollPage().flatMap(marketsOf)) expect(m.drift.length, m.marketId).toBeGreaterThan(0);
   });
 
@@ -222,7 +233,17 @@ describe('live facts: markets (flat since 2026-06-18)', () => {
     const detail = ok(parseMarket(body, { eventId: null }));
     const nested = market(pollPage(), 'POLY-2471502');
     expect(detail.eventId).toBe('POLY-573410');
-    const pick = (m: Market) => [m.marketId, m.status, m.result, m.openTimeSec, m.closeTimeSec, m.settlementTimeSec, m.title, m.rulesPrimary, m.pricing];
+    const pick = (m: Market) => [
+      m.marketId,
+      m.status,
+      m.result,
+      m.openTimeSec,
+      m.closeTimeSec,
+      m.settlementTimeSec,
+      m.title,
+      m.rulesPrimary,
+      m.pricing,
+    ];
     expect(pick(detail)).toEqual(pick(nested));
     expect(detail.settlementTimeSec).toBe(1784870052.365);
     expect(detail.raw).toEqual(body);
@@ -231,7 +252,13 @@ describe('live facts: markets (flat since 2026-06-18)', () => {
 
   it('status "cancelled" (listed by the specs, not seen live) is kept as received', () => {
     const m = ok(parseMarket(fixture('market-detail-cancelled.json'), { eventId: null }));
-    expect(m).toMatchObject({ marketId: 'POLY-2469012', eventId: 'POLY-572101', status: 'cancelled', result: null, settlementTimeSec: null });
+    expect(m).toMatchObject({
+      marketId: 'POLY-2469012',
+      eventId: 'POLY-572101',
+      status: 'cancelled',
+      result: null,
+      settlementTimeSec: null,
+    });
     expect(m.pricing).toEqual({ ...NO_QUOTE, volume: '0' });
   });
 });
@@ -273,7 +300,7 @@ describe('live facts: pricing (micro-USD prices, whole-dollar volume)', () => {
     });
   });
 
-  it('pricing.volume is whole dollars: each event\'s micro-USD volumeUsd = sum of its markets\' volume x 10^6', () => {
+  it("pricing.volume is whole dollars: each event's micro-USD volumeUsd = sum of its markets' volume x 10^6", () => {
     const events = pollPage();
     expect(events.map((e) => [e.volumeUsd, marketsOf(e).map((m) => m.pricing?.volume)])).toEqual([
       ['26003599000000', ['26003599']],
@@ -293,7 +320,13 @@ describe('live facts: pricing (micro-USD prices, whole-dollar volume)', () => {
 
   it('May 2026 third-party report: null prices on a closed market read as no quote, volume kept', () => {
     const m = ok(parseMarket(fixture('market-detail-2026-05-null-prices.json'), { eventId: null }));
-    expect(m).toMatchObject({ marketId: 'POLY-2431187', eventId: 'POLY-561770', status: 'closed', result: 'yes', settlementTimeSec: 1778568137.904 });
+    expect(m).toMatchObject({
+      marketId: 'POLY-2431187',
+      eventId: 'POLY-561770',
+      status: 'closed',
+      result: 'yes',
+      settlementTimeSec: 1778568137.904,
+    });
     expect(m.pricing).toEqual({ ...NO_QUOTE, volume: '310442' });
     expect(pricingRejectionOf(m)).toBeNull();
   });
@@ -301,7 +334,13 @@ describe('live facts: pricing (micro-USD prices, whole-dollar volume)', () => {
   it('April-May third-party excerpts: an extra outcomePrices array is tolerated and kept in raw', () => {
     const body = fixture('market-detail-2026-05-outcome-prices.json');
     const m = ok(parseMarket(body, { eventId: null }));
-    expect(m.pricing).toEqual({ buyYesMicroUsd: '96000', buyNoMicroUsd: '906000', sellYesMicroUsd: '94000', sellNoMicroUsd: '904000', volume: '2210984' });
+    expect(m.pricing).toEqual({
+      buyYesMicroUsd: '96000',
+      buyNoMicroUsd: '906000',
+      sellYesMicroUsd: '94000',
+      sellNoMicroUsd: '904000',
+      volume: '2210984',
+    });
     expect((m.raw as Json).outcomePrices).toEqual(['0.095', '0.905']);
   });
 });
@@ -342,7 +381,7 @@ describe('live facts: order books (GET /orderbook/{id})', () => {
     expect(book.yes.filter((l) => l.size.includes('.'))).toHaveLength(20);
   });
 
-  it('the best YES bid ($0.999) equals the market\'s sellYesPriceUsd 999000; no NO levels go with sellNo 0 / buyYes 1000000', () => {
+  it("the best YES bid ($0.999) equals the market's sellYesPriceUsd 999000; no NO levels go with sellNo 0 / buyYes 1000000", () => {
     const book = ok(parseOrderBook(fixture('orderbook-96-levels.json'), ctx));
     const pricing = market(pollPage(), 'POLY-2470848').pricing;
     expect(book.yes[0]?.priceCents).toBe('99.9');
@@ -380,7 +419,12 @@ describe('live facts: order books (GET /orderbook/{id})', () => {
   });
 
   it('a null body is a book that is null', () => {
-    expect(ok(parseOrderBook(fixture('orderbook-null.json'), ctx))).toMatchObject({ marketId: 'POLY-2470848', isNull: true, yes: [], no: [] });
+    expect(ok(parseOrderBook(fixture('orderbook-null.json'), ctx))).toMatchObject({
+      marketId: 'POLY-2470848',
+      isNull: true,
+      yes: [],
+      no: [],
+    });
   });
 
   it('the documented example (2026-02 to now): both sides, best first, prices from the dollar strings', () => {
@@ -419,7 +463,18 @@ describe('live facts: other endpoints (search, suggested)', () => {
       expect(e.markets, e.eventId).toEqual([]);
       expect(e.rejectedMarkets, e.eventId).toEqual([]);
     }
-    expect(events.map((e) => e.beginAtSec)).toEqual([null, 1782864000, null, 1780272000, 1784505600, null, null, 1767225600, null, 1782864000.5]);
+    expect(events.map((e) => e.beginAtSec)).toEqual([
+      null,
+      1782864000,
+      null,
+      1780272000,
+      1784505600,
+      null,
+      null,
+      1767225600,
+      null,
+      1782864000.5,
+    ]);
     expect(events[0]?.volumeUsd).toBe('18211405000000');
   });
 
@@ -431,8 +486,17 @@ describe('live facts: other endpoints (search, suggested)', () => {
       ['POLY-572993', 'economics', true, []],
       ['POLY-575880', 'climate & science', false, []],
     ]);
-    expect(events.flatMap((e) => marketsOf(e).map((m) => [m.marketId, m.eventId, m.status, m.result, m.settlementTimeSec, m.pricing]))).toEqual([
-      ['POLY-2470848', 'POLY-572993', 'open', null, null, { buyYesMicroUsd: '1000000', buyNoMicroUsd: '1000', sellYesMicroUsd: '999000', sellNoMicroUsd: '0', volume: '26003599' }],
+    expect(
+      events.flatMap((e) => marketsOf(e).map((m) => [m.marketId, m.eventId, m.status, m.result, m.settlementTimeSec, m.pricing])),
+    ).toEqual([
+      [
+        'POLY-2470848',
+        'POLY-572993',
+        'open',
+        null,
+        null,
+        { buyYesMicroUsd: '1000000', buyNoMicroUsd: '1000', sellYesMicroUsd: '999000', sellNoMicroUsd: '0', volume: '26003599' },
+      ],
       ['POLY-2473301', 'POLY-575880', 'closed', 'yes', 1784637005.118, { ...NO_QUOTE, volume: '218440' }],
       ['POLY-2473302', 'POLY-575880', 'closed', 'no', 1784637005.118, { ...NO_QUOTE, volume: '197115' }],
     ]);
@@ -481,7 +545,13 @@ describe('live facts: a mostly broken page (degraded run keeps what it can read)
     expect(event.rejectedMarkets[0]?.reason).toMatch(/buyYesPriceUsd/);
 
     const [sibling, outOfRange] = marketsOf(event) as [Market, Market];
-    expect(sibling.pricing).toEqual({ buyYesMicroUsd: '400000', buyNoMicroUsd: '610000', sellYesMicroUsd: '390000', sellNoMicroUsd: '600000', volume: '1000' });
+    expect(sibling.pricing).toEqual({
+      buyYesMicroUsd: '400000',
+      buyNoMicroUsd: '610000',
+      sellYesMicroUsd: '390000',
+      sellNoMicroUsd: '600000',
+      volume: '1000',
+    });
     expect(pricingRejectionOf(sibling)).toBeNull();
     expect(outOfRange.pricing).toBeNull();
     expect(pricingRejectionOf(outOfRange)).not.toBeNull();
@@ -517,7 +587,12 @@ describe('live facts: historical market shapes (doc examples of /markets/{id})',
       closeTimeSec: 1719792000,
       settlementTimeSec: null,
     });
-    expect(m.pricing).toMatchObject({ buyYesMicroUsd: '650000', sellYesMicroUsd: '620000', buyNoMicroUsd: '380000', sellNoMicroUsd: '350000' });
+    expect(m.pricing).toMatchObject({
+      buyYesMicroUsd: '650000',
+      sellYesMicroUsd: '620000',
+      buyNoMicroUsd: '380000',
+      sellNoMicroUsd: '350000',
+    });
     expect(m.drift.length).toBeGreaterThan(0);
     expect(m.raw).toEqual(body);
   });
@@ -540,7 +615,13 @@ describe('live facts: historical market shapes (doc examples of /markets/{id})',
       closeTimeSec: 1719792000,
       settlementTimeSec: null,
     });
-    expect(m.pricing).toEqual({ buyYesMicroUsd: '650000', buyNoMicroUsd: '380000', sellYesMicroUsd: '620000', sellNoMicroUsd: '350000', volume: '450000' });
+    expect(m.pricing).toEqual({
+      buyYesMicroUsd: '650000',
+      buyNoMicroUsd: '380000',
+      sellYesMicroUsd: '620000',
+      sellNoMicroUsd: '350000',
+      volume: '450000',
+    });
     expect(m.drift.length).toBeGreaterThan(0);
   });
 
@@ -557,7 +638,13 @@ describe('live facts: historical market shapes (doc examples of /markets/{id})',
       closeTimeSec: 1719792000,
       settlementTimeSec: null,
     });
-    expect(m.pricing).toEqual({ buyYesMicroUsd: '650000', buyNoMicroUsd: '380000', sellYesMicroUsd: '620000', sellNoMicroUsd: '350000', volume: '450000' });
+    expect(m.pricing).toEqual({
+      buyYesMicroUsd: '650000',
+      buyNoMicroUsd: '380000',
+      sellYesMicroUsd: '620000',
+      sellNoMicroUsd: '350000',
+      volume: '450000',
+    });
     expect(pricingRejectionOf(m)).toBeNull();
     expect(m.drift.length).toBeGreaterThan(0);
   });

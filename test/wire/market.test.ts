@@ -43,7 +43,13 @@ describe('parseMarket', () => {
       rulesPrimary: 'Resolves YES if SOL reaches $500.',
       rulesSecondary: '',
       isTradable: null,
-      pricing: { buyYesMicroUsd: '650000', buyNoMicroUsd: '380000', sellYesMicroUsd: '620000', sellNoMicroUsd: '350000', volume: '26003599' },
+      pricing: {
+        buyYesMicroUsd: '650000',
+        buyNoMicroUsd: '380000',
+        sellYesMicroUsd: '620000',
+        sellNoMicroUsd: '350000',
+        volume: '26003599',
+      },
       pricingRejection: null,
     });
     expect(market.drift).toEqual([DRIFT.flattenedMarket, DRIFT.resolveAt]);
@@ -52,7 +58,9 @@ describe('parseMarket', () => {
   });
 
   it('a resolved live market: resolveAt (ISO, milliseconds kept) fills settlementTimeSec', () => {
-    const market = ok(parseMarket(liveMarket({ status: 'closed', result: 'no', resolveAt: '2026-07-24T05:14:12.365Z' }), { eventId: null }));
+    const market = ok(
+      parseMarket(liveMarket({ status: 'closed', result: 'no', resolveAt: '2026-07-24T05:14:12.365Z' }), { eventId: null }),
+    );
     expect([market.status, market.result, market.settlementTimeSec]).toEqual(['closed', 'no', 1_784_870_052.365]);
   });
 
@@ -78,7 +86,13 @@ describe('parseMarket', () => {
   it('the 2026-02 shape: prices and volumeUsd at the top level', () => {
     const payload = { ...without(specMarket(), 'pricing'), buyYesPriceUsd: '650000', sellNoPriceUsd: '350000', volumeUsd: '1234' };
     const market = ok(parseMarket(payload, { eventId: null }));
-    expect(market.pricing).toEqual({ buyYesMicroUsd: '650000', buyNoMicroUsd: null, sellYesMicroUsd: null, sellNoMicroUsd: '350000', volume: '1234' });
+    expect(market.pricing).toEqual({
+      buyYesMicroUsd: '650000',
+      buyNoMicroUsd: null,
+      sellYesMicroUsd: null,
+      sellNoMicroUsd: '350000',
+      volume: '1234',
+    });
     expect(market.drift).toEqual([DRIFT.pricesAtTopLevel, DRIFT.pricingAsString]);
   });
 
@@ -92,12 +106,32 @@ describe('parseMarket', () => {
     ['negative openTime', specMarket({ openTime: -5 }), 'openTime: must be >= 0, got -5'],
     ['closeTime in milliseconds', specMarket({ closeTime: 1_800_000_000_000 }), 'closeTime: must be <= 253402300799, got 1800000000000'],
     ['settlementTime "NaN"', specMarket({ settlementTime: 'NaN' }), 'settlementTime: expected Unix seconds, got "NaN"'],
-    ['resolveAt garbage', without(specMarket({ resolveAt: 'tomorrow' }), 'settlementTime'), 'resolveAt: expected Unix seconds or an ISO 8601 date-time, got "tomorrow"'],
-    ['resolveAt before 1970', without(specMarket({ resolveAt: '1969-12-31T00:00:00Z' }), 'settlementTime'), 'resolveAt: must be >= 0, got -86400'],
-    ['price as boolean', specMarket({ pricing: { buyYesPriceUsd: true } }), 'pricing.buyYesPriceUsd: expected a number or decimal string, got true'],
-    ['price string "abc"', specMarket({ pricing: { buyNoPriceUsd: 'abc' } }), 'pricing.buyNoPriceUsd: expected a decimal number, got "abc"'],
+    [
+      'resolveAt garbage',
+      without(specMarket({ resolveAt: 'tomorrow' }), 'settlementTime'),
+      'resolveAt: expected Unix seconds or an ISO 8601 date-time, got "tomorrow"',
+    ],
+    [
+      'resolveAt before 1970',
+      without(specMarket({ resolveAt: '1969-12-31T00:00:00Z' }), 'settlementTime'),
+      'resolveAt: must be >= 0, got -86400',
+    ],
+    [
+      'price as boolean',
+      specMarket({ pricing: { buyYesPriceUsd: true } }),
+      'pricing.buyYesPriceUsd: expected a number or decimal string, got true',
+    ],
+    [
+      'price string "abc"',
+      specMarket({ pricing: { buyNoPriceUsd: 'abc' } }),
+      'pricing.buyNoPriceUsd: expected a decimal number, got "abc"',
+    ],
     ['price string with blanks', specMarket({ pricing: { volume: ' 5' } }), 'pricing.volume: expected a decimal number, got " 5"'],
-    ['top-level price not a number', { ...without(specMarket(), 'pricing'), buyYesPriceUsd: 'NaN' }, 'buyYesPriceUsd: expected a decimal number, got "NaN"'],
+    [
+      'top-level price not a number',
+      { ...without(specMarket(), 'pricing'), buyYesPriceUsd: 'NaN' },
+      'buyYesPriceUsd: expected a decimal number, got "NaN"',
+    ],
     ['pricing not an object', specMarket({ pricing: 'cheap' }), 'pricing: expected an object, got "cheap"'],
     ['a body that is not an object', [specMarket()], 'expected an object, got an array of 1 item'],
   ];
@@ -123,7 +157,12 @@ describe('parseMarket', () => {
     ['missing openTime, the metadata copy stands in', without(specMarket(), 'openTime'), { openTimeSec: 1_700_000_000 }, []],
     ['closeTime as a string of seconds', specMarket({ closeTime: '1800000000' }), { closeTimeSec: 1_800_000_000 }, []],
     ['fractional openTime', specMarket({ openTime: 1_700_000_000.25 }), { openTimeSec: 1_700_000_000.25 }, []],
-    ['missing settlementTime and resolveAt', without(specMarket(), 'settlementTime'), { settlementTimeSec: null }, [DRIFT.missingSettlementTime]],
+    [
+      'missing settlementTime and resolveAt',
+      without(specMarket(), 'settlementTime'),
+      { settlementTimeSec: null },
+      [DRIFT.missingSettlementTime],
+    ],
     ['settlementTime null (pending)', specMarket({ settlementTime: null }), { settlementTimeSec: null }, []],
     ['fractional settlementTime', specMarket({ settlementTime: 1_750_000_000.5 }), { settlementTimeSec: 1_750_000_000.5 }, []],
     ['isTradable as string', specMarket({ metadata: { isTradable: 'yes' } }), { isTradable: null }, [unreadableTag('metadata.isTradable')]],
@@ -140,7 +179,16 @@ describe('parseMarket', () => {
 
   it('a market with nothing but its id is accepted, every missing spec field tagged', () => {
     const market = ok(parseMarket({ marketId: 'M' }, { eventId: 'E' }));
-    expect(market).toMatchObject({ marketId: 'M', eventId: 'E', status: null, result: null, openTimeSec: null, closeTimeSec: null, settlementTimeSec: null, pricing: null });
+    expect(market).toMatchObject({
+      marketId: 'M',
+      eventId: 'E',
+      status: null,
+      result: null,
+      openTimeSec: null,
+      closeTimeSec: null,
+      settlementTimeSec: null,
+      pricing: null,
+    });
     expect(market.drift).toEqual([
       missingTag('status'),
       missingTag('result'),
@@ -202,7 +250,13 @@ describe('parseMarket: pricing', () => {
   it('a closed market quoting four zero prices: null prices (no quote), volume kept', () => {
     const pricing = { buyYesPriceUsd: 0, buyNoPriceUsd: 0, sellYesPriceUsd: 0, sellNoPriceUsd: 0, volume: 26003599 };
     const market = ok(parseMarket(liveMarket({ status: 'closed', result: 'no', pricing }), { eventId: null }));
-    expect(market.pricing).toEqual({ buyYesMicroUsd: null, buyNoMicroUsd: null, sellYesMicroUsd: null, sellNoMicroUsd: null, volume: '26003599' });
+    expect(market.pricing).toEqual({
+      buyYesMicroUsd: null,
+      buyNoMicroUsd: null,
+      sellYesMicroUsd: null,
+      sellNoMicroUsd: null,
+      volume: '26003599',
+    });
     expect(market.pricingRejection).toBeNull();
     expect(market.drift).toContain(DRIFT.noQuoteZeroPrices);
   });
@@ -210,7 +264,13 @@ describe('parseMarket: pricing', () => {
   it('an open market with no YES ask and no NO bid (1,000,000 and 0) is kept as received', () => {
     const pricing = { buyYesPriceUsd: 1_000_000, buyNoPriceUsd: 1000, sellYesPriceUsd: 999000, sellNoPriceUsd: 0, volume: 5 };
     const market = ok(parseMarket(liveMarket({ pricing }), { eventId: null }));
-    expect(market.pricing).toEqual({ buyYesMicroUsd: '1000000', buyNoMicroUsd: '1000', sellYesMicroUsd: '999000', sellNoMicroUsd: '0', volume: '5' });
+    expect(market.pricing).toEqual({
+      buyYesMicroUsd: '1000000',
+      buyNoMicroUsd: '1000',
+      sellYesMicroUsd: '999000',
+      sellNoMicroUsd: '0',
+      volume: '5',
+    });
     expect(market.drift).not.toContain(DRIFT.noQuoteZeroPrices);
     expect(market.drift).not.toContain(DRIFT.pricingOutOfRange);
   });
@@ -247,7 +307,13 @@ describe('parseMarket: tradable', () => {
 describe('recordShape of a market', () => {
   it('is the same for two records with the same keys and types, whatever the values', () => {
     const a = recordShape(liveMarket());
-    const b = recordShape(liveMarket({ marketId: 'POLY-1', title: 'Other', pricing: { buyYesPriceUsd: 1, buyNoPriceUsd: 2, sellYesPriceUsd: 3, sellNoPriceUsd: 4, volume: 5 } }));
+    const b = recordShape(
+      liveMarket({
+        marketId: 'POLY-1',
+        title: 'Other',
+        pricing: { buyYesPriceUsd: 1, buyNoPriceUsd: 2, sellYesPriceUsd: 3, sellNoPriceUsd: 4, volume: 5 },
+      }),
+    );
     expect(b.fingerprint).toBe(a.fingerprint);
     expect(b.paths).toEqual(a.paths);
     // Key order is the sender's business, not the shape's.
@@ -257,7 +323,11 @@ describe('recordShape of a market', () => {
 
   it('differs when a field changes type', () => {
     const numbers = recordShape(liveMarket());
-    const strings = recordShape(liveMarket({ pricing: { buyYesPriceUsd: '650000', buyNoPriceUsd: 380000, sellYesPriceUsd: 620000, sellNoPriceUsd: 350000, volume: 26003599 } }));
+    const strings = recordShape(
+      liveMarket({
+        pricing: { buyYesPriceUsd: '650000', buyNoPriceUsd: 380000, sellYesPriceUsd: 620000, sellNoPriceUsd: 350000, volume: 26003599 },
+      }),
+    );
     expect(strings.fingerprint).not.toBe(numbers.fingerprint);
     expect(numbers.paths).toContain('pricing.buyYesPriceUsd:number');
     expect(strings.paths).toContain('pricing.buyYesPriceUsd:string');
@@ -269,12 +339,25 @@ describe('recordShape of a market', () => {
 
   it('lists sorted key paths with JSON types, array items sharing one path', () => {
     const shape = recordShape({ b: [1, 2, 3], a: { c: null, d: [['x', 1]] } });
-    expect(shape.paths).toEqual(['a.c:null', 'a.d:array', 'a.d[]:array', 'a.d[][]:number', 'a.d[][]:string', 'a:object', 'b:array', 'b[]:number']);
+    expect(shape.paths).toEqual([
+      'a.c:null',
+      'a.d:array',
+      'a.d[]:array',
+      'a.d[][]:number',
+      'a.d[][]:string',
+      'a:object',
+      'b:array',
+      'b[]:number',
+    ]);
     expect(shape.fingerprint).toMatch(/^[0-9a-f]{16}$/);
   });
 
   it('keeps at most 3 items per array in its example', () => {
-    const payload = liveMarket({ clobTokenIds: ['1', '2', '3', '4', '5'], marketOptions: [1, 2, 3, 4].map((n) => ({ label: `L${n}`, picks: [n, n, n, n, n] })), shapeExampleTest: true });
+    const payload = liveMarket({
+      clobTokenIds: ['1', '2', '3', '4', '5'],
+      marketOptions: [1, 2, 3, 4].map((n) => ({ label: `L${n}`, picks: [n, n, n, n, n] })),
+      shapeExampleTest: true,
+    });
     const example = recordShape(payload).example as Record<string, unknown>;
     expect(example.clobTokenIds).toEqual(['1', '2', '3']);
     expect(example.marketOptions).toEqual([1, 2, 3].map((n) => ({ label: `L${n}`, picks: [n, n, n] })));

@@ -42,22 +42,117 @@ describe('parseOrderBook', () => {
   });
 
   it('accepts the dollars + ascending drift', () => {
-    const book = ok(parseOrderBook({ yes: [[1, 2], [3, 4]], no: [], yes_dollars: [['0.01', 2], ['0.03', 4]], no_dollars: [] }, ctx));
+    const book = ok(
+      parseOrderBook(
+        {
+          yes: [
+            [1, 2],
+            [3, 4],
+          ],
+          no: [],
+          yes_dollars: [
+            ['0.01', 2],
+            ['0.03', 4],
+          ],
+          no_dollars: [],
+        },
+        ctx,
+      ),
+    );
     expect(book.yes.map((l) => l.priceCents)).toEqual(['3', '1']);
     expect(book.drift).toEqual([DRIFT.orderBookDollars, DRIFT.orderBookAscending]);
   });
 
   const dropped: [string, unknown, OrderBookLevel[], OrderBookLevel[]][] = [
     ['level of 1 number', { yes: [[50, 1]], no: [[65]] }, levels(['50', '1']), []],
-    ['price above 100 cents', { yes: [[100.5, 1], [50, 1]], no: [] }, levels(['50', '1']), []],
-    ['negative price', { yes: [[-1, 1], [50, 1]], no: [] }, levels(['50', '1']), []],
-    ['negative size', { yes: [[50, -0.5], [40, 1]], no: [] }, levels(['40', '1']), []],
-    ['price as string in the cent array', { yes: [['50', 1], [40, 1]], no: [] }, levels(['40', '1']), []],
-    ['size null', { yes: [[50, null], [40, 1]], no: [] }, levels(['40', '1']), []],
+    [
+      'price above 100 cents',
+      {
+        yes: [
+          [100.5, 1],
+          [50, 1],
+        ],
+        no: [],
+      },
+      levels(['50', '1']),
+      [],
+    ],
+    [
+      'negative price',
+      {
+        yes: [
+          [-1, 1],
+          [50, 1],
+        ],
+        no: [],
+      },
+      levels(['50', '1']),
+      [],
+    ],
+    [
+      'negative size',
+      {
+        yes: [
+          [50, -0.5],
+          [40, 1],
+        ],
+        no: [],
+      },
+      levels(['40', '1']),
+      [],
+    ],
+    [
+      'price as string in the cent array',
+      {
+        yes: [
+          ['50', 1],
+          [40, 1],
+        ],
+        no: [],
+      },
+      levels(['40', '1']),
+      [],
+    ],
+    [
+      'size null',
+      {
+        yes: [
+          [50, null],
+          [40, 1],
+        ],
+        no: [],
+      },
+      levels(['40', '1']),
+      [],
+    ],
     ['level as object', { yes: [{ price: 50, size: 1 }, [40, 1]], no: [] }, levels(['40', '1']), []],
     ['level as a bare number', { yes: [], no: [50, [40, 2]] }, [], levels(['40', '2'])],
-    ['dollar price above $1', { yes: [], no: [], yes_dollars: [['1.5000', 1], ['0.5000', 2]] }, levels(['50', '2']), []],
-    ['dollar price not a decimal', { yes: [], no: [], yes_dollars: [['abc', 1], ['0.5000', 2]] }, levels(['50', '2']), []],
+    [
+      'dollar price above $1',
+      {
+        yes: [],
+        no: [],
+        yes_dollars: [
+          ['1.5000', 1],
+          ['0.5000', 2],
+        ],
+      },
+      levels(['50', '2']),
+      [],
+    ],
+    [
+      'dollar price not a decimal',
+      {
+        yes: [],
+        no: [],
+        yes_dollars: [
+          ['abc', 1],
+          ['0.5000', 2],
+        ],
+      },
+      levels(['50', '2']),
+      [],
+    ],
   ];
   it.each(dropped)('a level that cannot be read (%s) is dropped and tagged; the book is kept', (_name, body, yes, no) => {
     const book = ok(parseOrderBook(body, ctx));
@@ -75,30 +170,86 @@ describe('parseOrderBook', () => {
 
   it('a missing or null side is an empty side', () => {
     expect(ok(parseOrderBook({ yes: [[50, 1]] }, ctx))).toMatchObject({ isNull: false, yes: levels(['50', '1']), no: [], drift: [] });
-    expect(ok(parseOrderBook({ yes: null, no: [[40, 1]] }, ctx))).toMatchObject({ isNull: false, yes: [], no: levels(['40', '1']), drift: [] });
+    expect(ok(parseOrderBook({ yes: null, no: [[40, 1]] }, ctx))).toMatchObject({
+      isNull: false,
+      yes: [],
+      no: levels(['40', '1']),
+      drift: [],
+    });
     expect(ok(parseOrderBook({}, ctx))).toMatchObject({ isNull: false, yes: [], no: [] });
   });
 
   it('unsorted levels are accepted and sorted best first', () => {
-    const book = ok(parseOrderBook({ yes: [[60, 1], [50, 2], [55, 3]], no: [] }, ctx));
+    const book = ok(
+      parseOrderBook(
+        {
+          yes: [
+            [60, 1],
+            [50, 2],
+            [55, 3],
+          ],
+          no: [],
+        },
+        ctx,
+      ),
+    );
     expect(book.yes).toEqual(levels(['60', '1'], ['55', '3'], ['50', '2']));
     expect(book.drift).toEqual([DRIFT.orderBookAscending]);
   });
 
   it('repeated prices are merged by summing sizes', () => {
-    const book = ok(parseOrderBook({ yes: [], no: [[40, 1], [40, 2.5], [30, 1]] }, ctx));
+    const book = ok(
+      parseOrderBook(
+        {
+          yes: [],
+          no: [
+            [40, 1],
+            [40, 2.5],
+            [30, 1],
+          ],
+        },
+        ctx,
+      ),
+    );
     expect(book.no).toEqual(levels(['40', '3.5'], ['30', '1']));
     expect(book.drift).toEqual([DRIFT.orderBookMergedLevels]);
   });
 
   it('the dollar arrays give the exact price ("0.9950" -> 99.5 cents)', () => {
-    const book = ok(parseOrderBook({ yes: [[100, 1], [99, 2]], no: [], yes_dollars: [['0.9950', 1], ['0.9900', 2]] }, ctx));
+    const book = ok(
+      parseOrderBook(
+        {
+          yes: [
+            [100, 1],
+            [99, 2],
+          ],
+          no: [],
+          yes_dollars: [
+            ['0.9950', 1],
+            ['0.9900', 2],
+          ],
+        },
+        ctx,
+      ),
+    );
     expect(book.yes).toEqual(levels(['99.5', '1'], ['99', '2']));
     expect(book.drift).toEqual([DRIFT.orderBookDollars]);
   });
 
   it('dollar and cent arrays of different lengths: the dollars count, tagged', () => {
-    const book = ok(parseOrderBook({ yes: [[100, 1]], no: [], yes_dollars: [['0.9950', 1], ['0.9900', 2]] }, ctx));
+    const book = ok(
+      parseOrderBook(
+        {
+          yes: [[100, 1]],
+          no: [],
+          yes_dollars: [
+            ['0.9950', 1],
+            ['0.9900', 2],
+          ],
+        },
+        ctx,
+      ),
+    );
     expect(book.yes).toEqual(levels(['99.5', '1'], ['99', '2']));
     expect(book.drift).toEqual([DRIFT.orderBookDollars, DRIFT.orderBookDollarsMismatch]);
   });
@@ -119,7 +270,11 @@ describe('parseOrderBook', () => {
 
   it('rejects a side of more than 10,000 levels', () => {
     const body = { yes: [], no: new Array(10_001).fill([1, 1]) };
-    expect(rejected(parseOrderBook(body, ctx))).toMatchObject({ entityId: 'POLY-558936', reason: 'no: too many items: 10001 (max 10000)', payload: body });
+    expect(rejected(parseOrderBook(body, ctx))).toMatchObject({
+      entityId: 'POLY-558936',
+      reason: 'no: too many items: 10001 (max 10000)',
+      payload: body,
+    });
   });
 
   it.each([[[]], ['book'], [42], [undefined]])('a body that is neither object nor null (%j) is a rejection', (body) => {
@@ -127,10 +282,50 @@ describe('parseOrderBook', () => {
   });
 
   it('the shape example keeps at most 3 levels per side', () => {
-    const body = { yes: [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]], no: [], yes_dollars: [['0.0100', 1], ['0.0200', 2], ['0.0300', 3], ['0.0400', 4], ['0.0500', 5]], exampleTest: 1 };
+    const body = {
+      yes: [
+        [1, 1],
+        [2, 2],
+        [3, 3],
+        [4, 4],
+        [5, 5],
+      ],
+      no: [],
+      yes_dollars: [
+        ['0.0100', 1],
+        ['0.0200', 2],
+        ['0.0300', 3],
+        ['0.0400', 4],
+        ['0.0500', 5],
+      ],
+      exampleTest: 1,
+    };
     const book = ok(parseOrderBook(body, ctx));
     expect(book.yes).toHaveLength(5);
-    expect(book.shape.example).toEqual({ yes: [[1, 1], [2, 2], [3, 3]], no: [], yes_dollars: [['0.0100', 1], ['0.0200', 2], ['0.0300', 3]], exampleTest: 1 });
-    expect(book.shape.paths).toEqual(['exampleTest:number', 'no:array', 'yes:array', 'yes[]:array', 'yes[][]:number', 'yes_dollars:array', 'yes_dollars[]:array', 'yes_dollars[][]:number', 'yes_dollars[][]:string']);
+    expect(book.shape.example).toEqual({
+      yes: [
+        [1, 1],
+        [2, 2],
+        [3, 3],
+      ],
+      no: [],
+      yes_dollars: [
+        ['0.0100', 1],
+        ['0.0200', 2],
+        ['0.0300', 3],
+      ],
+      exampleTest: 1,
+    });
+    expect(book.shape.paths).toEqual([
+      'exampleTest:number',
+      'no:array',
+      'yes:array',
+      'yes[]:array',
+      'yes[][]:number',
+      'yes_dollars:array',
+      'yes_dollars[]:array',
+      'yes_dollars[][]:number',
+      'yes_dollars[][]:string',
+    ]);
   });
 });

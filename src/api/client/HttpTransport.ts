@@ -2,13 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, errors, type Dispatcher } from 'undici';
 import { createSecretRedactor, MIN_SECRET_FRAGMENT, type Redact } from '../../errors/createSecretRedactor.js';
 import { redactJsonText } from '../../errors/redactJsonText.js';
-import {
-  ApiKeyInvalidError,
-  ApiNetworkError,
-  ApiResponseTooLargeError,
-  ApiTimeoutError,
-  type ApiRequestContext,
-} from '../errors.js';
+import { ApiKeyInvalidError, ApiNetworkError, ApiResponseTooLargeError, ApiTimeoutError, type ApiRequestContext } from '../errors.js';
 
 export interface HttpTransportOptions {
   /** `https://host:port` of the API. */
@@ -37,7 +31,7 @@ export interface HttpResponse {
  *
  * The key is taken out of every body before anyone reads it: an upstream (or a gateway in front
  * of it) that reflects `x-api-key` in an answer put the key in an exit message and in
- * `ingest_runs.error` (issue 11). Here, at the one place every body passes, it can reach no error,
+ * `ingest_runs.error`. Here, at the one place every body passes, it can reach no error,
  * rejection reason, stored payload or log line downstream.
  */
 export class HttpTransport {
@@ -70,12 +64,15 @@ export class HttpTransport {
   /**
    * Sends `request`, calls `onHeaders` as soon as the status is known (so a 429 can close the
    * gate before the body has arrived), then reads the body. `stop` aborts it; its reason is thrown.
+   * `maxBytes` lowers the body cap for this request (never above `maxResponseBytes`).
    */
   async send(
     request: ApiRequestContext,
     stop: AbortSignal,
     onHeaders: (status: number, headers: IncomingHttpHeaders) => void,
+    maxBytes = this.options.maxResponseBytes,
   ): Promise<HttpResponse> {
+    const capBytes = Math.min(maxBytes, this.options.maxResponseBytes);
     stop.throwIfAborted();
     const controller = new AbortController();
     let deadlinePassed = false;
@@ -95,12 +92,12 @@ export class HttpTransport {
       });
       onHeaders(response.statusCode, response.headers);
       const declaredBytes = Number(response.headers['content-length']);
-      if (declaredBytes > this.options.maxResponseBytes) {
+      if (declaredBytes > capBytes) {
         // Destroying rather than draining: there is no point downloading what will be refused.
         response.body.destroy();
-        throw this.#tooLarge(request, `declared ${declaredBytes} bytes`);
+        throw this.#tooLarge(request, capBytes, `declared ${declaredBytes} bytes`);
       }
-      const text = redactJsonText(await response.body.text(), this.#redact);
+      const text = redactJsonText(await this.#readText(response.body, request, capBytes), this.#redact);
       return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (stop.aborted) throw stop.reason;
@@ -108,7 +105,8 @@ export class HttpTransport {
       if (deadlinePassed) {
         throw new ApiTimeoutError(`No complete response within ${this.options.requestTimeoutMs} ms`, { request, cause: error });
       }
-      if (error instanceof errors.ResponseExceededMaxSizeError) throw this.#tooLarge(request, 'while reading', error);
+      if (error instanceof errors.ResponseExceededMaxSizeError)
+        throw this.#tooLarge(request, this.options.maxResponseBytes, 'while reading', error);
       if (
         error instanceof errors.ConnectTimeoutError ||
         error instanceof errors.HeadersTimeoutError ||
@@ -133,11 +131,29 @@ export class HttpTransport {
     await this.#agent.destroy();
   }
 
-  #tooLarge(request: ApiRequestContext, how: string, cause?: unknown): ApiResponseTooLargeError {
-    return new ApiResponseTooLargeError(`Response body over the ${this.options.maxResponseBytes}-byte cap (${how})`, {
-      request,
-      cause,
-    });
+  /**
+   * The body as UTF-8 text (a leading BOM dropped, as undici's text() does), counted as it
+   * arrives: a body without content-length is cut as soon as it passes `capBytes`, so no more
+   * than that is ever held for one request.
+   */
+  async #readText(body: Dispatcher.ResponseData['body'], request: ApiRequestContext, capBytes: number): Promise<string> {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > capBytes) {
+        body.destroy();
+        throw this.#tooLarge(request, capBytes, `more than ${capBytes} bytes read`);
+      }
+      chunks.push(chunk);
+    }
+    const buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);
+    const bom = buffer.length > 2 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
+    return buffer.toString('utf8', bom ? 3 : 0);
+  }
+
+  #tooLarge(request: ApiRequestContext, capBytes: number, how: string, cause?: unknown): ApiResponseTooLargeError {
+    return new ApiResponseTooLargeError(`Response body over the ${capBytes}-byte cap (${how})`, { request, cause, capBytes });
   }
 }
 
@@ -150,7 +166,8 @@ export function headerValueProblem(value: string): string | undefined {
   const bad = /[^\x20-\x7e]/.exec(value);
   if (bad) {
     const code = bad[0].charCodeAt(0);
-    const what = code === 0x0a || code === 0x0d ? 'a line break' : code < 0x20 || code === 0x7f ? 'a control character' : 'a non-ASCII character';
+    const what =
+      code === 0x0a || code === 0x0d ? 'a line break' : code < 0x20 || code === 0x7f ? 'a control character' : 'a non-ASCII character';
     return `contains ${what} at character ${bad.index + 1}`;
   }
   if (value !== value.trim()) return 'starts or ends with a space';

@@ -43,11 +43,14 @@ export class PauseGate {
   #schedule(): void {
     clearTimeout(this.#timer);
     // Deliberately not unref'd: a CLI waiting out a pause has nothing else keeping it alive.
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      // Timers may fire a little early against the wall clock; never reopen before the reset.
-      if (this.isClosed()) return this.#schedule();
-      this.hooks.onOpen();
-    }, Math.max(1, this.#untilMs - this.now()));
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        // Timers may fire a little early against the wall clock; never reopen before the reset.
+        if (this.isClosed()) return this.#schedule();
+        this.hooks.onOpen();
+      },
+      Math.max(1, this.#untilMs - this.now()),
+    );
   }
 }

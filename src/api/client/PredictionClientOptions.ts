@@ -1,14 +1,11 @@
 // Longer than most files: every option is documented where it is declared, with its default.
 import type { Dispatcher } from 'undici';
+import type { Logger } from '../../log/Logger.js';
 import type { BackoffBounds } from '../../retry/backoffDelayMs.js';
-import type { RequestEvent } from './ClientStats.js';
+import type { RequestEvent } from './RequestEvent.js';
 
-/** The few logger methods the client uses; a pino logger fits. Never given the key. */
-export interface ClientLogger {
-  debug(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
+/** The levels the client logs at (retries, 429 pauses, each request at debug); never given the key. */
+export type ClientLogger = Pick<Logger, 'debug' | 'info' | 'warn'>;
 
 export interface PredictionClientOptions {
   /**
@@ -130,6 +127,17 @@ export interface PredictionClientOptions {
   readonly maxResponseBytes?: number;
 
   /**
+  Largest order-book body accepted (at most `maxResponseBytes`). A real book is a few KB (96
+  levels: ~3 KB) and the largest one the level limits let through (4 arrays of 10,000 levels) is
+  ~0.7 MB; a bigger body can only be rejected, so it is not downloaded further, let alone parsed:
+  `getOrderBook` answers it as a rejected book (quarantined under the market's id) instead of
+  throwing. This, times `concurrency`, is what books can cost in flight.
+
+  @default 4_194_304 (4 MiB)
+  */
+  readonly maxOrderBookBytes?: number;
+
+  /**
   Called after every attempt that was sent, for metrics. Exceptions it throws are logged and ignored.
 
   @default undefined
@@ -195,6 +203,7 @@ export function resolveClientOptions(options: PredictionClientOptions): Resolved
     bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
     requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
     maxResponseBytes: options.maxResponseBytes ?? 32 * 1024 * 1024,
+    maxOrderBookBytes: options.maxOrderBookBytes ?? 4 * 1024 * 1024,
     onRequest: options.onRequest,
     logger: options.logger,
     random: options.random ?? Math.random,
@@ -211,6 +220,7 @@ export function resolveClientOptions(options: PredictionClientOptions): Resolved
     bodyTimeoutMs: resolved.bodyTimeoutMs,
     requestTimeoutMs: resolved.requestTimeoutMs,
     maxResponseBytes: resolved.maxResponseBytes,
+    maxOrderBookBytes: resolved.maxOrderBookBytes,
     maxRateLimitWaitMs: resolved.maxRateLimitWaitMs,
     'defaultRateLimitPause.initialMs': resolved.defaultRateLimitPause.initialMs,
   };

@@ -6,6 +6,10 @@
  * Each attempt is one queue task, so retries count against the limit. A 429 closes the PauseGate
  * (queue paused, and dequeued tasks defer instead of sending); 5xx and network errors back off
  * outside the queue, holding no slot; 401/403 fail the whole client.
+ *
+ * A call may carry signals (PredictionClient.withSignal): when one aborts, the call is dropped
+ * wherever it is (queued behind the rate limit or a 429 pause, backing off, in flight) and
+ * rejects at once with ApiRequestAbortedError. abort() does the same for every call.
  */
 import { setMaxListeners } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -17,22 +21,37 @@ import type { ApiRequest } from '../endpoints/requests.js';
 import {
   ApiBadRequestError,
   ApiClientClosedError,
-  ApiError,
+  type ApiError,
   ApiInvalidJsonError,
   ApiKeyRejectedError,
   ApiNotFoundError,
   ApiRateLimitedError,
+  ApiRequestAbortedError,
   ApiResponseTooLargeError,
   ApiServerError,
   ApiUnexpectedStatusError,
   type ApiRequestContext,
 } from '../errors.js';
-import { ClientStatsRecorder, type ClientStats, type RequestEvent } from './ClientStats.js';
+import { ClientStatsRecorder, type ClientStats } from './ClientStats.js';
+import type { RequestEvent } from './RequestEvent.js';
 import { errorDetail } from './errorDetail.js';
 import { HttpTransport, type HttpResponse } from './HttpTransport.js';
+import { linkSignals } from '../../signals/linkSignals.js';
 import { PauseGate } from './PauseGate.js';
 import type { ResolvedClientOptions } from './PredictionClientOptions.js';
 import { rateLimitWaitMs } from './rateLimitWaitMs.js';
+
+/** How one call is queued, observed and cancelled. */
+export interface CallOptions {
+  /** Order in the shared queue, higher first. Default 0. */
+  readonly priority?: number;
+  /** Told of each attempt of this call (per-job request accounting). */
+  readonly observe?: ((event: RequestEvent) => void) | undefined;
+  /** Aborting any of these drops the call (ApiRequestAbortedError, the signal's reason as `cause`). */
+  readonly signals?: readonly AbortSignal[];
+  /** Body cap of this call, when lower than the client's `maxResponseBytes`. */
+  readonly maxResponseBytes?: number;
+}
 
 type Outcome =
   | { kind: 'deferred' }
@@ -83,17 +102,36 @@ export class RequestExecutor {
    * `priority` orders it in the shared queue (higher first); its retries and deferred sends go at
    * `priority + 0.5`: ahead of first attempts of the same priority, not of a higher one.
    */
-  async getJson(request: ApiRequest, priority = 0, observe?: (event: RequestEvent) => void): Promise<unknown> {
+  async getJson(request: ApiRequest, call: CallOptions = {}): Promise<unknown> {
     const target = `${this.base.basePath}${request.path}${request.query ? `?${request.query}` : ''}`;
     const ctx: ApiRequestContext = { method: 'GET', endpoint: request.endpoint, target };
+    const signals = call.signals ?? [];
+    if (signals.length === 0) return this.#run(ctx, call, undefined);
+    // One signal for the call, whose reason is the error the call rejects with wherever it waits.
+    const scope = linkSignals(signals, (reason) => new ApiRequestAbortedError('Request aborted', { request: ctx, cause: reason }));
+    try {
+      return await this.#run(ctx, call, scope.signal);
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  async #run(ctx: ApiRequestContext, call: CallOptions, scope: AbortSignal | undefined): Promise<unknown> {
+    const { target } = ctx;
+    const priority = call.priority ?? 0;
     let sent = 0;
     let failures = 0;
     let rateLimited = 0;
     let requeued = false;
     for (;;) {
       if (this.#stopReason) throw this.#stopReason;
+      if (scope?.aborted) throw scope.reason;
       // A retry does not go to the back of the line behind calls made while it waited.
-      const outcome = await this.#enqueue(() => this.#attempt(ctx, sent + 1, observe), sent > 0 || requeued ? priority + 0.5 : priority);
+      const outcome = await this.#enqueue(
+        () => this.#attempt(ctx, sent + 1, call, scope),
+        sent > 0 || requeued ? priority + 0.5 : priority,
+        scope,
+      );
       requeued = true;
       if (outcome.kind === 'deferred') continue;
       sent += 1;
@@ -107,9 +145,12 @@ export class RequestExecutor {
       failures += 1;
       if (failures >= this.options.maxAttempts) throw outcome.error;
       const delayMs = backoffDelayMs(failures, this.options.backoff, this.options.random);
-      this.options.logger?.warn({ endpoint: ctx.endpoint, target, attempt: sent, delayMs, err: outcome.error.message }, 'retrying API request');
+      this.options.logger?.warn(
+        { endpoint: ctx.endpoint, target, attempt: sent, delayMs, err: outcome.error.message },
+        'retrying API request',
+      );
       this.#stats.recordRetry();
-      await this.#sleep(delayMs);
+      await this.#sleep(delayMs, scope);
     }
   }
 
@@ -128,9 +169,9 @@ export class RequestExecutor {
     await this.#transportShutdown;
   }
 
-  /** Like close(), but also aborts requests in flight. */
+  /** Like close(), but also aborts requests in flight; every call rejects with ApiRequestAbortedError. */
   async abort(): Promise<void> {
-    this.#stop(new ApiClientClosedError('The API client was aborted'));
+    this.#stop(new ApiRequestAbortedError('The API client was aborted'));
     this.#inFlight.abort(this.#stopReason);
     // A graceful close may be under way: destroying settles it too.
     const destroying = this.#transport.destroy().catch(() => undefined);
@@ -138,41 +179,67 @@ export class RequestExecutor {
     await destroying;
   }
 
-  async #enqueue(task: () => Promise<Outcome>, priority: number): Promise<Outcome> {
+  /**
+   * Runs `task` in the queue. The outcome travels through `slot`, not through the queue's promise:
+   * p-queue keeps dequeued entries (and through them each task's settled promise) until its
+   * backlog drains or compacts, so finished calls' parsed bodies, order books included, stayed
+   * reachable as long as a backlog lasted. `slot` is emptied as soon as the outcome is handed over.
+   */
+  async #enqueue(task: () => Promise<Outcome>, priority: number, scope: AbortSignal | undefined): Promise<Outcome> {
+    // Aborted by a stop while queued; by the call's scope while queued or running (p-queue then rejects at once).
     const controller = new AbortController();
+    const onScopeAbort = () => controller.abort(scope!.reason);
+    scope?.addEventListener('abort', onScopeAbort, { once: true });
     this.#queued.add(controller);
+    const slot: { outcome?: Outcome } = {};
     try {
-      return await this.#queue.add(
-        () => {
+      await this.#queue.add(
+        async () => {
           this.#queued.delete(controller);
-          return task();
+          const outcome = await task();
+          // An abandoned task must not park its body where the queue's leftovers can still reach it.
+          if (!controller.signal.aborted) slot.outcome = outcome;
         },
         { signal: controller.signal, priority },
       );
+      return slot.outcome!;
     } finally {
+      delete slot.outcome;
       this.#queued.delete(controller);
+      scope?.removeEventListener('abort', onScopeAbort);
     }
   }
 
-  async #attempt(ctx: ApiRequestContext, attempt: number, observe: ((event: RequestEvent) => void) | undefined): Promise<Outcome> {
+  async #attempt(ctx: ApiRequestContext, attempt: number, call: CallOptions, scope: AbortSignal | undefined): Promise<Outcome> {
+    const { observe } = call;
     if (this.#stopReason) throw this.#stopReason;
+    if (scope?.aborted) throw scope.reason;
     // Dequeued before a 429 paused the queue: do not send; go back in line (the slot is lost, which errs on the safe side).
     if (this.#gate.isClosed()) return { kind: 'deferred' };
     const startedAt = performance.now();
     let status: number | undefined;
     let waitMs: number | undefined;
     let response: HttpResponse;
+    const stop = scope ? linkSignals([this.#inFlight.signal, scope]) : undefined;
     try {
-      response = await this.#transport.send(ctx, this.#inFlight.signal, (headerStatus, headers) => {
-        status = headerStatus;
-        // Before the body is read: every millisecond the gate stays open after a 429 risks another send.
-        if (headerStatus === 429) waitMs = this.#pauseFor429(headers, ctx);
-      });
+      response = await this.#transport.send(
+        ctx,
+        stop?.signal ?? this.#inFlight.signal,
+        (headerStatus, headers) => {
+          status = headerStatus;
+          // Before the body is read: every millisecond the gate stays open after a 429 risks another send.
+          if (headerStatus === 429) waitMs = this.#pauseFor429(headers, ctx);
+        },
+        call.maxResponseBytes,
+      );
     } catch (error) {
-      this.#report(ctx, status ?? 'network_error', startedAt, attempt, observe);
-      // A body over the cap would be as large next time; everything else here is transient.
-      if (error === this.#stopReason || error instanceof ApiResponseTooLargeError) throw error;
+      const cut = error === this.#stopReason || error instanceof ApiRequestAbortedError;
+      this.#report(ctx, status ?? (cut ? 'aborted' : 'network_error'), startedAt, attempt, observe);
+      // A body over the cap would be as large next time; an abort is final; everything else here is transient.
+      if (cut || error instanceof ApiResponseTooLargeError) throw error;
       return { kind: 'retry', error: error as ApiError };
+    } finally {
+      stop?.dispose();
     }
     this.#report(ctx, response.status, startedAt, attempt, observe);
     const { status: code, text } = response;
@@ -192,7 +259,10 @@ export class RequestExecutor {
     }
     if (code >= 500) {
       const of = this.options.maxAttempts;
-      return { kind: 'retry', error: new ApiServerError(`Server error ${code} (attempt ${attempt}, ${of} allowed)`, code, detail, { request }) };
+      return {
+        kind: 'retry',
+        error: new ApiServerError(`Server error ${code} (attempt ${attempt}, ${of} allowed)`, code, detail, { request }),
+      };
     }
     if (code === 404) throw new ApiNotFoundError('Not found (404)', code, detail, { request });
     if (code === 400) throw new ApiBadRequestError('Bad request (400)', code, detail, { request });
@@ -209,9 +279,14 @@ export class RequestExecutor {
     }
     if (waitMs > this.options.maxRateLimitWaitMs) {
       this.#fail(
-        new ApiRateLimitedError(`Rate limited for ${waitMs} ms, longer than the ${this.options.maxRateLimitWaitMs} ms allowed`, undefined, waitMs, {
-          request,
-        }),
+        new ApiRateLimitedError(
+          `Rate limited for ${waitMs} ms, longer than the ${this.options.maxRateLimitWaitMs} ms allowed`,
+          undefined,
+          waitMs,
+          {
+            request,
+          },
+        ),
       );
       return waitMs;
     }
@@ -225,7 +300,7 @@ export class RequestExecutor {
 
   #report(
     ctx: ApiRequestContext,
-    status: number | 'network_error',
+    status: RequestEvent['status'],
     startedAt: number,
     attempt: number,
     observe: ((event: RequestEvent) => void) | undefined,
@@ -266,11 +341,14 @@ export class RequestExecutor {
     this.#scheduling.abort(reason);
   }
 
-  async #sleep(ms: number): Promise<void> {
+  async #sleep(ms: number, scope: AbortSignal | undefined): Promise<void> {
+    const stop = scope ? linkSignals([this.#scheduling.signal, scope]) : undefined;
     try {
-      await sleep(ms, undefined, { signal: this.#scheduling.signal });
+      await sleep(ms, undefined, { signal: stop?.signal ?? this.#scheduling.signal });
     } catch (error) {
-      throw this.#stopReason ?? error;
+      throw this.#stopReason ?? (scope?.aborted ? scope.reason : error);
+    } finally {
+      stop?.dispose();
     }
   }
 }

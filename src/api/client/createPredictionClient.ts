@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { DEFAULT_PROVIDER, type Checked, type Event, type Market, type OrderBook, type Pagination } from '../../domain/types.js';
 import {
   ENDPOINTS,
@@ -14,17 +15,19 @@ import {
   type ProviderParams,
   type SearchEventsParams,
 } from '../endpoints/requests.js';
-import { ApiKeyMissingError, ApiResponseShapeError } from '../errors.js';
+import { ApiKeyMissingError, ApiResponseShapeError, ApiResponseTooLargeError } from '../errors.js';
 import {
   parseEvent,
   parseEventArray,
   parseEventList,
   parseMarket,
   parseMarketList,
+  oversizedOrderBook,
   parseOrderBook,
   ResponseShapeError,
 } from '../parse.js';
-import type { ClientStats, RequestEvent } from './ClientStats.js';
+import type { ClientStats } from './ClientStats.js';
+import type { RequestEvent } from './RequestEvent.js';
 import { paginate, type Page, type PageOptions } from './paginate.js';
 import { resolveClientOptions, type PredictionClientOptions } from './PredictionClientOptions.js';
 import { RequestExecutor } from './RequestExecutor.js';
@@ -47,6 +50,7 @@ export interface PredictionClient {
   searchEvents(query: string, params?: SearchEventsParams): Promise<{ events: Checked<Event>[] }>;
   listEventMarkets(eventId: string, params?: { start?: number; end?: number }): Promise<MarketList>;
   getMarket(marketId: string): Promise<Checked<Market>>;
+  /** A body over `maxOrderBookBytes` comes back as a rejected book (not read further), not as an error. */
   getOrderBook(marketId: string): Promise<Checked<OrderBook>>;
   /** Every page of GET /events for these filters, duplicates across pages dropped. */
   iterateEvents(params?: Omit<ListEventsParams, 'start' | 'end'>, paging?: PageOptions): AsyncGenerator<Page<Event>, void, undefined>;
@@ -64,10 +68,19 @@ export interface PredictionClient {
    * its own calls to `observe`: per-job request accounting when jobs share the client.
    */
   observedBy(observe: (event: RequestEvent) => void): PredictionClient;
+  /**
+   * A view of the same client (same queue, limit and state) whose calls are dropped when `signal`
+   * aborts: queued behind the rate limit or a 429 pause, backing off, or in flight, each rejects
+   * at once with ApiRequestAbortedError (the signal's reason as its `cause`), and a later call
+   * rejects before anything is sent. Other views and the client itself carry on. Views compose:
+   * `withSignal(a).withSignal(b)` stops at either. `undefined` returns this view unchanged.
+   * Many calls at once listen to `signal`, so its listener limit is lifted.
+   */
+  withSignal(signal: AbortSignal | undefined): PredictionClient;
   stats(): ClientStats;
   /** Stops scheduling, rejects queued calls with ApiClientClosedError, lets requests in flight finish, closes the connections. */
   close(): Promise<void>;
-  /** Like close(), but aborts requests in flight too. */
+  /** Stops everything at once: queued, paused, sleeping and in-flight calls reject with ApiRequestAbortedError; closes the connections. */
   abort(): Promise<void>;
 }
 
@@ -81,19 +94,33 @@ export function createPredictionClient(options: PredictionClientOptions): Predic
   const base = parseBaseUrl(resolved.baseUrl);
   const executor = new RequestExecutor({ ...resolved, apiKey: resolved.apiKey || undefined }, base);
 
-  return clientView(executor, base.basePath, 0, undefined);
+  const shared: Shared = { executor, basePath: base.basePath, maxOrderBookBytes: resolved.maxOrderBookBytes };
+  return clientView(shared, { priority: 0, observe: undefined, signals: [] });
 }
 
-/** The endpoint methods over `executor`, queued at `priority`. */
-function clientView(
-  executor: RequestExecutor,
-  basePath: string,
-  priority: number,
-  observe: ((event: RequestEvent) => void) | undefined,
-): PredictionClient {
-  /** Sends, then parses; a body of the wrong shape becomes an ApiResponseShapeError naming the request. */
-  async function get<T>(request: ApiRequest, parse: (body: unknown) => T): Promise<T> {
-    const body = await executor.getJson(request, priority, observe);
+/** What every view of one client shares. */
+interface Shared {
+  readonly executor: RequestExecutor;
+  readonly basePath: string;
+  readonly maxOrderBookBytes: number;
+}
+
+interface ViewOptions {
+  readonly priority: number;
+  readonly observe: ((event: RequestEvent) => void) | undefined;
+  readonly signals: readonly AbortSignal[];
+}
+
+/** The endpoint methods over `executor`, queued at `view.priority`, observed and cancelled as `view` says. */
+function clientView(shared: Shared, view: ViewOptions): PredictionClient {
+  const { executor, basePath } = shared;
+  const { observe } = view;
+  /**
+   * Sends, then parses; a body of the wrong shape becomes an ApiResponseShapeError naming the
+   * request. `maxResponseBytes` lowers the body cap for this request.
+   */
+  async function get<T>(request: ApiRequest, parse: (body: unknown) => T, maxResponseBytes?: number): Promise<T> {
+    const body = await executor.getJson(request, maxResponseBytes === undefined ? view : { ...view, maxResponseBytes });
     try {
       return parse(body);
     } catch (error) {
@@ -114,7 +141,7 @@ function clientView(
     },
     async getEvent(eventId, params = {}) {
       // The detail endpoint takes no provider: ids are unique across providers.
-      return get(getEventRequest(eventId, params), (body) => parseEvent(body, { provider: null }));
+      return get(getEventRequest(eventId, params), (body) => parseEvent(body, { provider: null, requestedId: eventId }));
     },
     async getSuggestedEvents(pubkey, params = {}) {
       const provider = params.provider ?? DEFAULT_PROVIDER;
@@ -128,10 +155,16 @@ function clientView(
       return get(listEventMarketsRequest(eventId, params), (body) => parseMarketList(body, { eventId }));
     },
     async getMarket(marketId) {
-      return get(getMarketRequest(marketId), (body) => parseMarket(body, { eventId: null }));
+      return get(getMarketRequest(marketId), (body) => parseMarket(body, { eventId: null, requestedId: marketId }));
     },
     async getOrderBook(marketId) {
-      return get(getOrderBookRequest(marketId), (body) => parseOrderBook(body, { marketId }));
+      try {
+        return await get(getOrderBookRequest(marketId), (body) => parseOrderBook(body, { marketId }), shared.maxOrderBookBytes);
+      } catch (error) {
+        // Too large to be a valid book: a record to quarantine, not a failure of the sweep.
+        if (error instanceof ApiResponseTooLargeError) return oversizedOrderBook(marketId, error.capBytes ?? shared.maxOrderBookBytes);
+        throw error;
+      }
     },
     iterateEvents(params = {}, paging = {}) {
       // Validate the filters now, not at the first next(): a bad value should fail where it is passed.
@@ -160,11 +193,16 @@ function clientView(
     },
     withPriority(newPriority) {
       if (!Number.isFinite(newPriority)) throw new RangeError(`priority must be a finite number, got ${newPriority}`);
-      return clientView(executor, basePath, newPriority, observe);
+      return clientView(shared, { ...view, priority: newPriority });
     },
     observedBy(listener) {
       const both = observe ? (event: RequestEvent) => (observe(event), listener(event)) : listener;
-      return clientView(executor, basePath, priority, both);
+      return clientView(shared, { ...view, observe: both });
+    },
+    withSignal(signal) {
+      if (signal === undefined || view.signals.includes(signal)) return client;
+      setMaxListeners(0, signal);
+      return clientView(shared, { ...view, signals: [...view.signals, signal] });
     },
     stats: () => executor.stats(),
     close: () => executor.close(),

@@ -22,6 +22,8 @@ export function errorDetail(body: string, apiKey: string | undefined): string | 
   } catch {
     // Not JSON (an HTML error page, say): keep the text.
   }
-  const cleaned = sanitizeText(detail, MAX_DETAIL_CHARS, createSecretRedactor([apiKey])).replace(/\s+/g, ' ').trim();
+  const cleaned = sanitizeText(detail, MAX_DETAIL_CHARS, createSecretRedactor([apiKey]))
+    .replace(/\s+/g, ' ')
+    .trim();
   return cleaned === '' ? undefined : cleaned;
 }

@@ -1,7 +1,9 @@
 /** The API client's public surface. */
 export { createPredictionClient, type PredictionClient, type EventList, type MarketList } from './createPredictionClient.js';
 export type { PredictionClientOptions, ClientLogger } from './PredictionClientOptions.js';
-export type { ClientStats, RequestEvent } from './ClientStats.js';
+export type { ClientStats } from './ClientStats.js';
+export type { RequestEvent } from './RequestEvent.js';
+export { RequestTally } from './RequestTally.js';
 export type { Page, PageOptions } from './paginate.js';
 export * from '../errors.js';
 export type {

@@ -1,6 +1,7 @@
 import type { Checked, Pagination } from '../../domain/types.js';
 import { optionalInt } from '../endpoints/paramRules.js';
 import { ApiPaginationError } from '../errors.js';
+import { pageBudget } from './pageBudget.js';
 
 /** One page of a paginated list, as it arrived, minus items already seen on earlier pages. */
 export interface Page<T> {
@@ -25,8 +26,8 @@ export interface PageOptions {
   */
   readonly pageSize?: number;
   /**
-  Pages after which the iteration stops with ApiPaginationError: a guard against a server that
-  keeps saying `hasNext` forever.
+  Hard ceiling on pages, whatever `pagination.total` says. The real bound is the one the service
+  itself gives (see pageBudget): this only caps a listing whose `total` is itself absurd.
 
   @default 10_000
   */
@@ -40,6 +41,11 @@ export type FetchPage<T> = (start: number, end: number) => Promise<{ items: Chec
  * time and memory stays bounded): the next `start` is the previous answer's `pagination.end`,
  * and it stops on `hasNext: false`. Items already yielded (by id, valid or rejected alike) are
  * dropped: lists sorted by volume reshuffle while being paged. Only the ids are remembered.
+ *
+ * A listing that will not end is an upstream fault (ApiPaginationError), found before the next
+ * request is built from what it said: more pages than its own `total` allows (pageBudget), an
+ * `end` that does not advance, runs far past the page asked for or past `total`, or a page made
+ * only of ids this listing already gave.
  */
 export async function* paginate<T>(
   endpoint: string,
@@ -50,11 +56,11 @@ export async function* paginate<T>(
   const pageSize = optionalInt(endpoint, 'pageSize', options.pageSize, { min: 1 }) ?? 20;
   const maxPages = optionalInt(endpoint, 'maxPages', options.maxPages, { min: 1 }) ?? 10_000;
   let start = optionalInt(endpoint, 'start', options.start, { min: 0 }) ?? 0;
+  const fault = (what: string) => new ApiPaginationError(`GET ${endpoint}: ${what}; giving up on this listing`);
   const seen = new Set<string>();
+  const budget = pageBudget(pageSize);
   for (let pageIndex = 0; ; pageIndex += 1) {
-    if (pageIndex >= maxPages) {
-      throw new ApiPaginationError(`GET ${endpoint}: still hasNext after ${maxPages} pages (at start=${start}); giving up`);
-    }
+    if (pageIndex >= maxPages) throw fault(`still hasNext after ${maxPages} pages (at start=${start})`);
     const { items, pagination } = await fetchPage(start, start + pageSize);
     const fresh = items.filter((item) => {
       const id = item.ok ? idOf(item.value) : item.rejection.entityId;
@@ -65,11 +71,14 @@ export async function* paginate<T>(
     });
     yield { items: fresh, pagination, pageIndex };
     if (!pagination.hasNext) return;
-    if (pagination.end <= start) {
-      throw new ApiPaginationError(
-        `GET ${endpoint}: page at start=${start} did not advance (pagination.end=${pagination.end}, hasNext=true)`,
-      );
-    }
-    start = pagination.end;
+    const { end } = pagination;
+    const at = `page at start=${start} (pagination.end=${end}, total=${pagination.total}, hasNext=true)`;
+    if (end <= start) throw fault(`${at} did not advance`);
+    // The service may send more than asked (it answered 4 events to end=1), never much more than it sent.
+    if (end - start > 2 * Math.max(pageSize, items.length)) throw fault(`${at} jumps past the ${items.length} items it held`);
+    if (items.length > 0 && fresh.length === 0) throw fault(`${at} held only items this listing already gave`);
+    const limit = budget.next({ start, end, total: pagination.total });
+    if (limit !== null) throw fault(`${at} ${limit}`);
+    start = end;
   }
 }

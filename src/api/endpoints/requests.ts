@@ -3,7 +3,16 @@
  * spec's bounds, then returns what to send. Nothing here does I/O.
  */
 import { CATEGORIES, PROVIDER_NAME, type Category } from '../../domain/types.js';
-import { optionalBoolean, optionalEnum, optionalMatch, optionalInt, optionalString, requireId, requireLength } from './paramRules.js';
+import {
+  MAX_ID_CHARS,
+  optionalBoolean,
+  optionalEnum,
+  optionalMatch,
+  optionalInt,
+  optionalString,
+  requireId,
+  requireLength,
+} from './paramRules.js';
 
 /** A request ready to send: `path` is relative to the base URL (which ends in /prediction/v1). */
 export interface ApiRequest {
@@ -23,7 +32,13 @@ export const SEARCH_LIMIT = { min: 1, max: 20 } as const;
 export const SEARCH_QUERY_CHARS = { min: 1, max: 200 } as const;
 
 const optionalProvider = (endpoint: string, value: unknown) =>
-  optionalMatch(endpoint, 'provider', value, PROVIDER_NAME, 'must be a provider name such as kalshi or polymarket (lowercase letters, digits, - or _)');
+  optionalMatch(
+    endpoint,
+    'provider',
+    value,
+    PROVIDER_NAME,
+    'must be a provider name such as kalshi or polymarket (lowercase letters, digits, - or _)',
+  );
 
 export const ENDPOINTS = {
   listEvents: '/events',
@@ -76,7 +91,8 @@ export function listEventsRequest(params: ListEventsParams = {}): ApiRequest {
     start: optionalInt(e, 'start', params.start, { min: 0 }),
     end: optionalInt(e, 'end', params.end, { min: 0 }),
     category: optionalEnum(e, 'category', params.category, CATEGORIES),
-    subcategory: optionalString(e, 'subcategory', params.subcategory),
+    // A label, not an id, but of the same kind and bound as the subcategories the service sends.
+    subcategory: optionalString(e, 'subcategory', params.subcategory, MAX_ID_CHARS),
     sortBy: optionalEnum(e, 'sortBy', params.sortBy, SORT_BY),
     sortDirection: optionalEnum(e, 'sortDirection', params.sortDirection, SORT_DIRECTIONS),
     filter: optionalEnum(e, 'filter', params.filter, EVENT_FILTERS),

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import type { Config } from '../../config.js';
-import { startSimulator, WIRE_SHAPES } from '../../simulator/index.js';
+import { startSimulator, type WireShape } from '../../simulator/index.js';
 import { runServiceUntilSignal } from '../runServiceUntilSignal.js';
-import { parseShapeOption } from './simulate.js';
+import { shapeOption } from './simulate.js';
 
 /** The demo's world moves this many times faster than real time, so markets visibly close and resolve. */
 const DEMO_SPEED = 60;
@@ -17,12 +17,19 @@ export function registerDemo(program: Command, deps: { getConfig: () => Readonly
   program
     .command('demo')
     .description('run the service against the built-in simulator, on the embedded database: no key, no setup')
-    .option('--shape <s>', `wire shapes of the simulated upstream: ${WIRE_SHAPES.join(' | ')} (default live)`)
-    .action(async (raw: { shape?: string }) => {
-      const shape = parseShapeOption(raw.shape);
+    .option(...shapeOption)
+    .action(async ({ shape }: { shape: WireShape }) => {
       const base = deps.getConfig();
       const apiKey = `demo-${randomBytes(12).toString('hex')}`;
-      const sim = await startSimulator({ seed: 42, markets: 400, apiKey, clock: 'realtime', speed: DEMO_SPEED, rateLimit: { requests: DEMO_RPM }, shape });
+      const sim = await startSimulator({
+        seed: 42,
+        markets: 400,
+        apiKey,
+        clock: 'realtime',
+        speed: DEMO_SPEED,
+        rateLimit: { requests: DEMO_RPM },
+        shape,
+      });
       try {
         const config: Config = {
           ...base,

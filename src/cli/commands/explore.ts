@@ -12,7 +12,7 @@ import {
 } from '../../api/endpoints/requests.js';
 import { createClientFromConfig } from '../../app/createClientFromConfig.js';
 import type { Config } from '../../config.js';
-import { usageError } from '../cliError.js';
+import { numeric } from '../optionParsers.js';
 
 /**
  * The exploration commands (`events`, `event <id>`, `markets <eventId>`, `market <id>`,
@@ -42,68 +42,85 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
     .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)')
     .option('--category <category>', 'all, crypto, sports, politics, esports, culture, economics or tech')
     .option('--subcategory <subcategory>', 'subcategory filter, passed as given')
-    .option('--start <n>', 'zero-based index of the first event')
-    .option('--end <n>', 'index after the last event')
-    .option('--include-markets', 'embed each event\'s markets')
+    .option('--start <n>', 'zero-based index of the first event', numeric)
+    .option('--end <n>', 'index after the last event', numeric)
+    .option('--include-markets', "embed each event's markets")
     .option('--sort-by <field>', 'volume or beginAt')
     .option('--sort-direction <direction>', 'asc or desc')
     .option('--filter <filter>', 'new, live or trending')
-    .action(async (opts: Record<string, string | boolean | undefined>) => {
+    .action(async (opts: Record<string, string | number | boolean | undefined>) => {
       const params = {
         provider: opts.provider,
         category: opts.category,
         subcategory: opts.subcategory,
-        start: number('--start', opts.start),
-        end: number('--end', opts.end),
+        start: opts.start,
+        end: opts.end,
         includeMarkets: opts.includeMarkets === true ? true : undefined,
         sortBy: opts.sortBy,
         sortDirection: opts.sortDirection,
         filter: opts.filter,
       } as ListEventsParams;
-      await run(() => listEventsRequest(params), (client) => client.listEvents(params));
+      await run(
+        () => listEventsRequest(params),
+        (client) => client.listEvents(params),
+      );
     });
 
   program
     .command('event <eventId>')
     .description('GET /events/{eventId}: one event')
-    .option('--include-markets', 'embed the event\'s markets')
+    .option('--include-markets', "embed the event's markets")
     .action(async (eventId: string, opts: { includeMarkets?: boolean }) => {
       const params = { includeMarkets: opts.includeMarkets === true ? true : undefined };
-      await run(() => getEventRequest(eventId, params), (client) => client.getEvent(eventId, params));
+      await run(
+        () => getEventRequest(eventId, params),
+        (client) => client.getEvent(eventId, params),
+      );
     });
 
   program
     .command('markets <eventId>')
-    .description('GET /events/{eventId}/markets: one page of an event\'s markets')
-    .option('--start <n>', 'zero-based index of the first market')
-    .option('--end <n>', 'index after the last market')
-    .action(async (eventId: string, opts: { start?: string; end?: string }) => {
-      const params = { start: number('--start', opts.start), end: number('--end', opts.end) };
-      await run(() => listEventMarketsRequest(eventId, params), (client) => client.listEventMarkets(eventId, params));
+    .description("GET /events/{eventId}/markets: one page of an event's markets")
+    .option('--start <n>', 'zero-based index of the first market', numeric)
+    .option('--end <n>', 'index after the last market', numeric)
+    .action(async (eventId: string, params: { start?: number; end?: number }) => {
+      await run(
+        () => listEventMarketsRequest(eventId, params),
+        (client) => client.listEventMarkets(eventId, params),
+      );
     });
 
   program
     .command('market <marketId>')
     .description('GET /markets/{marketId}: one market')
     .action(async (marketId: string) => {
-      await run(() => getMarketRequest(marketId), (client) => client.getMarket(marketId));
+      await run(
+        () => getMarketRequest(marketId),
+        (client) => client.getMarket(marketId),
+      );
     });
 
   program
     .command('orderbook <marketId>')
     .description('GET /orderbook/{marketId}: the order book of a market')
     .action(async (marketId: string) => {
-      await run(() => getOrderBookRequest(marketId), (client) => client.getOrderBook(marketId));
+      await run(
+        () => getOrderBookRequest(marketId),
+        (client) => client.getOrderBook(marketId),
+      );
     });
 
   program
     .command('search <query>')
     .description('GET /events/search: events whose title matches (query of 1 to 200 characters)')
-    .option('--limit <n>', 'at most this many events, 1 to 20')
+    .option('--limit <n>', 'at most this many events, 1 to 20', numeric)
     .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)')
-    .action(async (query: string, opts: { limit?: string; provider?: string }) => {
-      const params = { limit: number('--limit', opts.limit), provider: opts.provider } as Parameters<PredictionClient['searchEvents']>[1];
-      await run(() => searchEventsRequest(query, params), (client) => client.searchEvents(query, params));
+    .action(async (query: string, opts: { limit?: number; provider?: string }) => {
+      const params = { limit: opts.limit, provider: opts.provider } as Parameters<PredictionClient['searchEvents']>[1];
+      await run(
+        () => searchEventsRequest(query, params),
+        (client) => client.searchEvents(query, params),
+      );
     });
 
   program
@@ -112,16 +129,9 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
     .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)')
     .action(async (pubkey: string, opts: { provider?: string }) => {
       const params = { provider: opts.provider } as Parameters<PredictionClient['getSuggestedEvents']>[1];
-      await run(() => suggestedEventsRequest(pubkey, params), (client) => client.getSuggestedEvents(pubkey, params));
+      await run(
+        () => suggestedEventsRequest(pubkey, params),
+        (client) => client.getSuggestedEvents(pubkey, params),
+      );
     });
-}
-
-/**
- * A flag's text as a number, or undefined when absent. Only the syntax is checked here; whether
- * the number is allowed (an integer, in range) is the client's check, with the spec's wording.
- */
-function number(flag: string, raw: string | boolean | undefined): number | undefined {
-  if (raw === undefined || typeof raw === 'boolean') return undefined;
-  if (!/^\s*-?\d+(\.\d+)?\s*$/.test(raw)) throw usageError(`${flag} must be a number, got ${JSON.stringify(raw)}`);
-  return Number(raw);
 }

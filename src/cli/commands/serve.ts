@@ -16,7 +16,7 @@ export function registerServe(program: Command, deps: { getConfig: () => Readonl
         // Without a key the real service still answers, at a much lower keyless rate: refuse rather than crawl slowly.
         throw new CliError(
           `No PREDICTION_API_KEY is set, so nothing is sent to ${config.apiUrl}. ` +
-            'Set PREDICTION_API_KEY=<your key> (from the API provider\'s developer portal), ' +
+            "Set PREDICTION_API_KEY=<your key> (from the API provider's developer portal), " +
             'or run `npm run demo` to see the service work against the built-in simulator.',
           ExitCode.apiKeyRejected,
         );

@@ -1,5 +1,5 @@
 /**
- * Drifted shapes from other versions of the upstream (upstream-facts.md, "Drift"). Each function
+ * Drifted shapes from other versions of the upstream (docs/upstream/behaviour.md, "Drift"). Each function
  * mutates a clean wire record in place; which variant a record gets (e.g. ISO vs number for
  * resolveAt) is a hash of the seed and its id, so output is deterministic.
  */

@@ -5,7 +5,7 @@
  * the record id, so the same record is broken the same way on every request and every run.
  */
 
-/** Shapes seen in other versions of the upstream (see notes/upstream-facts.md, "Drift"). */
+/** Shapes seen in other versions of the upstream (see docs/upstream/behaviour.md, "Drift"). */
 export const DRIFT_KINDS = [
   /** pricing.*PriceUsd and volume as numeric strings ("650000"). */
   'pricesAsStrings',
@@ -78,7 +78,8 @@ export function mergeFaults(base: Readonly<FaultSettings>, patch: Partial<FaultS
   }
   for (const name of DURATIONS) {
     const v = next[name];
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new RangeError(`faults.${name} must be a non-negative number of ms, got ${String(v)}`);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+      throw new RangeError(`faults.${name} must be a non-negative number of ms, got ${String(v)}`);
   }
   const bad = next.driftKinds.find((k) => !(DRIFT_KINDS as readonly string[]).includes(k));
   if (bad !== undefined) throw new RangeError(`faults.driftKinds: unknown kind ${JSON.stringify(bad)} (known: ${DRIFT_KINDS.join(', ')})`);

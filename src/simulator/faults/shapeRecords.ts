@@ -22,7 +22,8 @@ export function shapeMarketRecord(ctx: ShapeContext, market: MarketBody, inList:
   let json = market as unknown as Json;
   const { faults, seed } = ctx;
   if (picked(ctx, 'drift', market.marketId, faults.driftRate)) json = driftMarket(json, new Set(faults.driftKinds), seed);
-  if (inList && picked(ctx, 'malformed', market.marketId, faults.malformedRate)) json = malformMarket(json, marketDefect(seed, market.marketId));
+  if (inList && picked(ctx, 'malformed', market.marketId, faults.malformedRate))
+    json = malformMarket(json, marketDefect(seed, market.marketId));
   return json;
 }
 

@@ -12,7 +12,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  */
 export function authenticate(header: string | string[] | undefined, configuredKey: string | undefined): KeyState {
   if (header === undefined) return 'missing';
-  const presented = Array.isArray(header) ? header[0] ?? '' : header;
+  const presented = Array.isArray(header) ? (header[0] ?? '') : header;
   if (presented === '') return 'invalid';
   if (configuredKey === undefined) return 'valid';
   return timingSafeEqual(digest(presented), digest(configuredKey)) ? 'valid' : 'invalid';

@@ -23,8 +23,10 @@ export interface LimitDecision {
 }
 
 export function validateRateLimit(limit: RateLimit, name: string): RateLimit {
-  if (!Number.isSafeInteger(limit.requests) || limit.requests < 1) throw new RangeError(`${name}.requests must be a positive integer, got ${limit.requests}`);
-  if (!Number.isSafeInteger(limit.windowMs) || limit.windowMs < 1) throw new RangeError(`${name}.windowMs must be a positive integer, got ${limit.windowMs}`);
+  if (!Number.isSafeInteger(limit.requests) || limit.requests < 1)
+    throw new RangeError(`${name}.requests must be a positive integer, got ${limit.requests}`);
+  if (!Number.isSafeInteger(limit.windowMs) || limit.windowMs < 1)
+    throw new RangeError(`${name}.windowMs must be a positive integer, got ${limit.windowMs}`);
   return { requests: limit.requests, windowMs: limit.windowMs };
 }
 

@@ -51,8 +51,21 @@ export class RequestLog {
   constructor(private readonly limit = 200_000) {}
 
   begin(timeMs: number, method: string, path: string, search: URLSearchParams): RequestRecord {
-    const query = new URLSearchParams([...search].map(([k, v]): [string, string] => [k, SECRET_PARAM.test(k) ? '[redacted]' : v])).toString();
-    const record: RequestRecord = { seq: this.seq++, timeMs, method, path, query, keyState: 'unchecked', accepted: false, status: null, outcome: 'pending', finishedMs: null };
+    const query = new URLSearchParams(
+      [...search].map(([k, v]): [string, string] => [k, SECRET_PARAM.test(k) ? '[redacted]' : v]),
+    ).toString();
+    const record: RequestRecord = {
+      seq: this.seq++,
+      timeMs,
+      method,
+      path,
+      query,
+      keyState: 'unchecked',
+      accepted: false,
+      status: null,
+      outcome: 'pending',
+      finishedMs: null,
+    };
     this.records.push(record);
     // Trim in batches: an O(n) copy per request would be wasteful.
     if (this.records.length > this.limit * 1.25) this.records = this.records.slice(-this.limit);
@@ -81,7 +94,10 @@ export class RequestLog {
 
   /** The largest number of accepted requests that arrived within any `windowMs`-long interval. */
   maxAcceptedInWindow(windowMs: number): number {
-    const times = this.records.filter((r) => r.accepted).map((r) => r.timeMs).sort((a, b) => a - b);
+    const times = this.records
+      .filter((r) => r.accepted)
+      .map((r) => r.timeMs)
+      .sort((a, b) => a - b);
     let best = 0;
     for (let lo = 0, hi = 0; hi < times.length; hi++) {
       while (times[hi]! - times[lo]! >= windowMs) lo++;

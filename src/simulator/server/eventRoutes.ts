@@ -6,7 +6,7 @@
  */
 import { CATEGORIES, DEFAULT_PROVIDER, KNOWN_PROVIDERS } from '../../domain/types.js';
 import { shapeEventRecord, shapeMarketRecord } from '../faults/shapeRecords.js';
-import { followsLiveService } from '../shapes/wireShape.js';
+import { followsLiveService } from '../world/wireShape.js';
 import type { SimEvent } from '../world/simTypes.js';
 import { badRequest, notFound } from './httpErrors.js';
 import { paginate } from './paginate.js';

@@ -15,7 +15,13 @@ export class HttpError extends Error {
   }
 }
 
-export function serviceError(status: number, type: ServiceErrorType, message: string, extra: { code?: string; param?: string } = {}, headers: Record<string, string> = {}): HttpError {
+export function serviceError(
+  status: number,
+  type: ServiceErrorType,
+  message: string,
+  extra: { code?: string; param?: string } = {},
+  headers: Record<string, string> = {},
+): HttpError {
   return new HttpError(status, (requestId) => ({ type, message, ...extra, request_id: requestId }), headers);
 }
 

@@ -6,6 +6,7 @@
  * the quota before failing). The x-ratelimit-* headers go out on every response that reached
  * the limiter. Longer than most files because the pipeline reads best in one place.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -14,7 +15,7 @@ import { authenticate } from '../limits/authenticate.js';
 import { limitHeaders, secondsText } from '../limits/retryHeaders.js';
 import type { SlidingWindowLimiter } from '../limits/slidingWindowLimiter.js';
 import type { RequestLog, RequestOutcome, RequestRecord } from '../observe/requestLog.js';
-import type { World } from '../world/world.js';
+import type { World } from '../World.js';
 import { gatewayError, HttpError, serverError, serviceError } from './httpErrors.js';
 import { QueryParams } from './queryParams.js';
 import { resolveRoute } from './router.js';
@@ -49,7 +50,15 @@ export interface RunningServer {
 }
 
 const outcomeOf = (status: number): RequestOutcome =>
-  status === 200 ? 'ok' : status === 401 ? 'unauthorized' : status === 429 ? 'rate_limited' : status >= 500 ? 'server_error' : 'client_error';
+  status === 200
+    ? 'ok'
+    : status === 401
+      ? 'unauthorized'
+      : status === 429
+        ? 'rate_limited'
+        : status >= 500
+          ? 'server_error'
+          : 'client_error';
 
 export async function startHttpServer(deps: ServerDeps, port: number): Promise<RunningServer> {
   const sockets = new Set<Socket>();
@@ -119,10 +128,18 @@ export async function startHttpServer(deps: ServerDeps, port: number): Promise<R
 const HUNG = Symbol('hung');
 
 /** Everything before routing; hands the rate-limit headers for the response to `setHeaders`. */
-async function pipeline(deps: ServerDeps, req: IncomingMessage, url: URL, record: RequestRecord, signal: AbortSignal, setHeaders: (h: Record<string, string>) => void): Promise<void> {
+async function pipeline(
+  deps: ServerDeps,
+  req: IncomingMessage,
+  url: URL,
+  record: RequestRecord,
+  signal: AbortSignal,
+  setHeaders: (h: Record<string, string>) => void,
+): Promise<void> {
   const { settings, faults } = deps;
   if (url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) throw gatewayError(404, 'Not found');
-  if (req.method !== 'GET') throw serviceError(405, 'invalid_request_error', `Method ${req.method} not allowed`, { code: 'method_not_allowed' }, { allow: 'GET' });
+  if (req.method !== 'GET')
+    throw serviceError(405, 'invalid_request_error', `Method ${req.method} not allowed`, { code: 'method_not_allowed' }, { allow: 'GET' });
 
   record.keyState = authenticate(req.headers['x-api-key'], settings.apiKey);
   if (record.keyState === 'invalid') throw gatewayError(401, 'Invalid API key');
@@ -144,7 +161,11 @@ async function pipeline(deps: ServerDeps, req: IncomingMessage, url: URL, record
   const { remaining, current, resetAtMs } = decision;
   setHeaders(limitHeaders({ remaining, current, resetAtMs }, settings.subSecondRetryAfter));
   if (!decision.allowed) {
-    throw gatewayError(429, 'Rate limit exceeded', limitHeaders({ remaining, current, resetAtMs, retryAfterMs: decision.retryAfterMs }, settings.subSecondRetryAfter));
+    throw gatewayError(
+      429,
+      'Rate limit exceeded',
+      limitHeaders({ remaining, current, resetAtMs, retryAfterMs: decision.retryAfterMs }, settings.subSecondRetryAfter),
+    );
   }
   record.accepted = true;
 
@@ -153,27 +174,21 @@ async function pipeline(deps: ServerDeps, req: IncomingMessage, url: URL, record
     throw HUNG;
   }
   const delayMs = faults.drawLatencyMs();
-  if (delayMs > 0) await sleep(delayMs, signal);
+  // A stop cuts the wait short; the request is then dropped like a hung one.
+  if (delayMs > 0) await sleep(delayMs, undefined, { signal }).catch(() => Promise.reject(HUNG));
   const status = faults.drawServerError();
   if (status !== undefined) throw serverError(status);
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(HUNG);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(HUNG);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-function respond(res: ServerResponse, record: RequestRecord, nowMs: () => number, status: number, body: unknown, headers: Record<string, string>, outcome: RequestOutcome): void {
+function respond(
+  res: ServerResponse,
+  record: RequestRecord,
+  nowMs: () => number,
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+  outcome: RequestOutcome,
+): void {
   record.status = status;
   if (record.outcome !== 'storm') record.outcome = outcome;
   record.finishedMs = nowMs();

@@ -6,7 +6,12 @@
  */
 import type { WirePagination } from '../world/wireTypes.js';
 
-export function paginate<T>(items: readonly T[], start: number | undefined, end: number | undefined, maxPageSize: number): { page: T[]; pagination: WirePagination } {
+export function paginate<T>(
+  items: readonly T[],
+  start: number | undefined,
+  end: number | undefined,
+  maxPageSize: number,
+): { page: T[]; pagination: WirePagination } {
   const s = start ?? 0;
   const wanted = end ?? s + maxPageSize;
   const e = Math.max(s, Math.min(wanted, s + maxPageSize, items.length));

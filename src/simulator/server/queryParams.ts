@@ -28,7 +28,8 @@ export class QueryParams {
     const v = this.raw(name);
     if (v === undefined) return undefined;
     const n = Number(v);
-    if (!/^-?\d+$/.test(v) || n < min || n > max) throw badRequest(name, `${name} must be an integer between ${min} and ${max}, got ${JSON.stringify(v)}`);
+    if (!/^-?\d+$/.test(v) || n < min || n > max)
+      throw badRequest(name, `${name} must be an integer between ${min} and ${max}, got ${JSON.stringify(v)}`);
     return n;
   }
 
@@ -43,7 +44,8 @@ export class QueryParams {
   oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
     const v = this.raw(name);
     if (v === undefined) return undefined;
-    if (!(allowed as readonly string[]).includes(v)) throw badRequest(name, `${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+    if (!(allowed as readonly string[]).includes(v))
+      throw badRequest(name, `${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
     return v as T;
   }
 

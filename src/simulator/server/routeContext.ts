@@ -1,7 +1,7 @@
 /** What a route handler gets: the world, the parsed query and the current serving settings. */
 import type { Faults } from '../faults/faults.js';
 import type { ShapeContext } from '../faults/shapeRecords.js';
-import type { World } from '../world/world.js';
+import type { World } from '../World.js';
 import type { QueryParams } from './queryParams.js';
 
 export interface RouteContext {

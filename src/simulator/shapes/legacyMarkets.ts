@@ -2,7 +2,7 @@
  * Renders the 2026-02 and 2026-03 doc-example shapes from the world's records. Where those
  * examples leave a value open, the choice is said here: prices are the spec's (a settled market
  * at $1 / $0, not today's zeros); volumes are whole dollars as today; 2026-03's resolveAt is a
- * number (upstream-facts.md lists null, ISO string or number; the live profile sends the ISO one).
+ * number (docs/upstream/behaviour.md lists null, ISO string or number; the live profile sends the ISO one).
  */
 import { centsAsDollars, MICRO_PER_USD } from '../world/money.js';
 import { unitHash } from '../world/prng.js';
@@ -15,7 +15,12 @@ import { isTeamMarket, volumeDollars } from './liveMarket.js';
 import type { Market202602, Market202603, OrderBook202603 } from './legacyWireTypes.js';
 
 function specPrices(m: SimMarket) {
-  return { buyYesPriceUsd: m.askMicroUsd, buyNoPriceUsd: MICRO_PER_USD - m.bidMicroUsd, sellYesPriceUsd: m.bidMicroUsd, sellNoPriceUsd: MICRO_PER_USD - m.askMicroUsd };
+  return {
+    buyYesPriceUsd: m.askMicroUsd,
+    buyNoPriceUsd: MICRO_PER_USD - m.bidMicroUsd,
+    sellYesPriceUsd: m.bidMicroUsd,
+    sellNoPriceUsd: MICRO_PER_USD - m.askMicroUsd,
+  };
 }
 
 export function renderMarket202602(state: WorldState, m: SimMarket, detail: boolean): Market202602 {

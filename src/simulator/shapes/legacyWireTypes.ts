@@ -1,6 +1,6 @@
 /**
  * Market and book shapes between the spec and today, from the service's own doc examples
- * (shared/upstream/examples/market-detail-2026-02.json and -2026-03.json).
+ * (docs/upstream/examples/market-detail-2026-02.json and -2026-03.json).
  */
 import type { WireLevel, WirePricing } from '../world/wireTypes.js';
 import type { LiveDollarLevel } from './liveWireTypes.js';

@@ -30,7 +30,11 @@ export function emptyBookSide(seed: number, marketId: string): 'yes' | 'no' | nu
 function side(rng: Rng, bestMicroUsd: number, dense: boolean, fractional: boolean): Array<[number, number]> {
   const count = dense ? rng.int(6, 30) : rng.int(1, 12);
   const levels: Array<[number, number]> = [];
-  for (let price = bestMicroUsd; price >= TENTH_CENT_MICRO && levels.length < count; price -= TENTH_CENT_MICRO * rng.int(1, dense ? 3 : 12)) {
+  for (
+    let price = bestMicroUsd;
+    price >= TENTH_CENT_MICRO && levels.length < count;
+    price -= TENTH_CENT_MICRO * rng.int(1, dense ? 3 : 12)
+  ) {
     const whole = Math.floor(Math.exp(rng.next() * 13)) + 1;
     // Polymarket sizes have cents (659518.58 was seen live); Kalshi's are whole contracts.
     levels.push([price, fractional ? Math.round((whole + rng.next()) * 100) / 100 : whole]);

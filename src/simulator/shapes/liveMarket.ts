@@ -67,7 +67,10 @@ export function renderLiveMarket(state: WorldState, m: SimMarket, opts: LiveMark
     ...marketRules(m),
     resolveAt: resolveAtIso(seed, m),
     pricing,
-    imageUrl: unitHash(seed, 'market-image', m.marketId) < NO_IMAGE_SHARE ? null : `https://images.sim.invalid/markets/${encodeURIComponent(m.marketId)}.png`,
+    imageUrl:
+      unitHash(seed, 'market-image', m.marketId) < NO_IMAGE_SHARE
+        ? null
+        : `https://images.sim.invalid/markets/${encodeURIComponent(m.marketId)}.png`,
     team: null,
     outcomes: ['Yes', 'No'],
     clobTokenIds: clobTokenIds(seed, m.marketId),

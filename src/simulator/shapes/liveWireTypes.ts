@@ -1,5 +1,5 @@
 /**
- * The shapes the live service sends today (shared/upstream/live-facts.md), as the 'live' profile
+ * The shapes the live service sends today (docs/upstream/live-service.md), as the 'live' profile
  * emits them with no fault on. The spec's shapes are in ../world/wireTypes.ts.
  */
 import type { WireLevel, WirePricing } from '../world/wireTypes.js';

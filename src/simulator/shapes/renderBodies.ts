@@ -16,7 +16,7 @@ import { renderLiveBook } from './liveBook.js';
 import { renderLiveEvent } from './liveEvent.js';
 import { renderLiveMarket } from './liveMarket.js';
 import type { LiveEvent, LiveMarket, LiveOrderBook } from './liveWireTypes.js';
-import { recordShapeOf } from './wireShape.js';
+import { recordShapeOf } from '../world/wireShape.js';
 
 export type MarketBody = WireMarket | Market202602 | Market202603 | LiveMarket;
 export type EventBody = (Omit<WireEvent, 'markets'> | Omit<LiveEvent, 'markets'>) & { markets?: MarketBody[] };
@@ -44,7 +44,8 @@ export function eventBody(state: WorldState, e: SimEvent, opts: RenderEventOptio
   // The spec profile goes through the spec renderer alone, so its bytes cannot drift.
   if (state.shape === 'spec') return renderEvent(state, e, opts);
   const own = recordShapeOf(state.shape, state.seed, e.eventId);
-  const body: EventBody = own === 'spec' || own === '2026-02' ? renderEvent(state, e, { ...opts, includeMarkets: false }) : renderLiveEvent(state, e);
+  const body: EventBody =
+    own === 'spec' || own === '2026-02' ? renderEvent(state, e, { ...opts, includeMarkets: false }) : renderLiveEvent(state, e);
   if (opts.includeMarkets) body.markets = e.marketIds.map((id) => marketBody(state, state.marketsById.get(id)!, { detail: false }));
   return body;
 }

@@ -68,7 +68,8 @@ export function createEvent(state: WorldState, opts: NewEventOptions): SimEvent 
   const kalshi = opts.provider === 'kalshi';
   const eventId = kalshi ? ids.kalshiEvent(draft.kalshiSeries, closeTimeSec) : ids.polymarketEvent();
   const title = opts.title ?? draft.title;
-  const beginAtSec = opts.beginAtSec !== undefined ? opts.beginAtSec : draft.beginsAfterSec === null ? null : opts.createdAtSec + draft.beginsAfterSec;
+  const beginAtSec =
+    opts.beginAtSec !== undefined ? opts.beginAtSec : draft.beginsAfterSec === null ? null : opts.createdAtSec + draft.beginsAfterSec;
 
   const mids = midCents(state, outcomes.length, multipleWinners);
   const truths = pickOutcomes(state, mids, multipleWinners);
@@ -98,7 +99,11 @@ export function createEvent(state: WorldState, opts: NewEventOptions): SimEvent 
       notionalMicroUsd: contracts * askMicroUsd,
       bookVersion: 0,
       hasBook: !rng.chance(0.03),
-      lastTradeSec: clamp(recent ? state.nowSec - rng.int(0, 3599) : opts.createdAtSec + rng.int(0, sinceCreatedSec), opts.createdAtSec, closeTimeSec),
+      lastTradeSec: clamp(
+        recent ? state.nowSec - rng.int(0, 3599) : opts.createdAtSec + rng.int(0, sinceCreatedSec),
+        opts.createdAtSec,
+        closeTimeSec,
+      ),
       openIndex: -1,
     };
   });

@@ -4,8 +4,7 @@
  */
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../domain/types.js';
 import { createEvent } from './createEvent.js';
-import type { SimCategory, SimEventCategory, SimProvider } from './simTypes.js';
-import { UNDOCUMENTED_CATEGORIES } from './undocumentedCatalog.js';
+import { UNDOCUMENTED_CATEGORIES, type SimCategory, type SimEventCategory, type SimProvider } from './simTypes.js';
 import type { WorldState } from './worldState.js';
 
 const DAY = 86_400;

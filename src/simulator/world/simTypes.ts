@@ -4,12 +4,18 @@
  * Prices are kept in micro-USD on whole cents so the pricing object and the order book agree.
  */
 import type { CONCRETE_CATEGORIES, KnownProvider } from '../../domain/types.js';
-import type { UndocumentedCategory } from './undocumentedCatalog.js';
 
 export type SimProvider = KnownProvider;
 /** The spec's concrete categories (what a category filter accepts). */
 export type SimCategory = (typeof CONCRETE_CATEGORIES)[number];
 /** An event's category: a documented one, or (in worlds that follow the live service) another. */
+/**
+ * Categories outside the spec's list that the live service sends ("climate & science" was seen
+ * live; "geopolitics" stands in for the others): see undocumentedCatalog.ts.
+ */
+export const UNDOCUMENTED_CATEGORIES = ['climate & science', 'geopolitics'] as const;
+export type UndocumentedCategory = (typeof UNDOCUMENTED_CATEGORIES)[number];
+
 export type SimEventCategory = SimCategory | UndocumentedCategory;
 export type Outcome = 'yes' | 'no';
 

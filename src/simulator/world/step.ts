@@ -28,7 +28,15 @@ export function step(state: WorldState, seconds: number): StepReport {
   if (!Number.isSafeInteger(seconds) || seconds < 0) {
     throw new RangeError(`step(seconds) needs a non-negative integer, got ${seconds}`);
   }
-  const report: StepReport = { fromSec: state.nowSec, toSec: state.nowSec + seconds, closedMarketIds: [], settledMarketIds: [], resolvedEventIds: [], addedEventIds: [], tradedMarketIds: [] };
+  const report: StepReport = {
+    fromSec: state.nowSec,
+    toSec: state.nowSec + seconds,
+    closedMarketIds: [],
+    settledMarketIds: [],
+    resolvedEventIds: [],
+    addedEventIds: [],
+    tradedMarketIds: [],
+  };
   const traded = new Set<string>();
   while (state.nowSec < report.toSec) {
     const subSec = Math.min(MAX_SUBSTEP_SEC, report.toSec - state.nowSec);

@@ -5,9 +5,7 @@
  */
 import { dateText, type EventDraft, type OutcomeDraft } from './catalog.js';
 import type { Rng } from './prng.js';
-
-export const UNDOCUMENTED_CATEGORIES = ['climate & science', 'geopolitics'] as const;
-export type UndocumentedCategory = (typeof UNDOCUMENTED_CATEGORIES)[number];
+import { UNDOCUMENTED_CATEGORIES, type UndocumentedCategory } from './simTypes.js';
 
 /** Share of new events given an undocumented category in a world that follows the live service. */
 export const UNDOCUMENTED_CATEGORY_SHARE = 0.07;
@@ -15,7 +13,7 @@ export const UNDOCUMENTED_CATEGORY_SHARE = 0.07;
 const DAY = 86_400;
 const YES: OutcomeDraft[] = [{ code: 'Y', label: 'Yes' }];
 const STORMS = ['8', '10', '12', '14', '16', '18'].map((n): OutcomeDraft => ({ code: `S${n}`, label: `${n} or more named storms` }));
-const COUNTRIES = ['Ukraine and Russia', 'Israel and Hamas', 'India and Pakistan', 'Armenia and Azerbaijan', 'Sudan\'s factions'];
+const COUNTRIES = ['Ukraine and Russia', 'Israel and Hamas', 'India and Pakistan', 'Armenia and Azerbaijan', "Sudan's factions"];
 const SUMMITS = o('US=United States;CN=China;IN=India;EU=European Union;BR=Brazil;JP=Japan');
 
 function o(pairs: string): OutcomeDraft[] {
@@ -33,21 +31,61 @@ const TEMPLATES: Record<UndocumentedCategory, Template[]> = {
     (rng, at) => {
       const durationSec = rng.int(30, 200) * DAY;
       const year = new Date((at + durationSec) * 1000).getUTCFullYear();
-      return { subcategory: '', kalshiSeries: 'KXHOTYEAR', polySeries: 'hottest-year', title: `Will ${year} be the hottest year on record?`, subtitle: 'Global surface temperature', outcomes: YES, multipleWinners: false, durationSec, beginsAfterSec: null };
+      return {
+        subcategory: '',
+        kalshiSeries: 'KXHOTYEAR',
+        polySeries: 'hottest-year',
+        title: `Will ${year} be the hottest year on record?`,
+        subtitle: 'Global surface temperature',
+        outcomes: YES,
+        multipleWinners: false,
+        durationSec,
+        beginsAfterSec: null,
+      };
     },
     (rng, at) => {
       const durationSec = rng.int(60, 180) * DAY;
-      return { subcategory: 'weather', kalshiSeries: 'KXHURRICANES', polySeries: 'atlantic-hurricane-season', title: `Named Atlantic storms by ${dateText(at + durationSec)}`, subtitle: 'NOAA count', outcomes: rng.sample(STORMS, rng.int(3, 6)), multipleWinners: true, durationSec, beginsAfterSec: null };
+      return {
+        subcategory: 'weather',
+        kalshiSeries: 'KXHURRICANES',
+        polySeries: 'atlantic-hurricane-season',
+        title: `Named Atlantic storms by ${dateText(at + durationSec)}`,
+        subtitle: 'NOAA count',
+        outcomes: rng.sample(STORMS, rng.int(3, 6)),
+        multipleWinners: true,
+        durationSec,
+        beginsAfterSec: null,
+      };
     },
   ],
   geopolitics: [
     (rng, at) => {
       const durationSec = rng.int(20, 150) * DAY;
-      return { subcategory: '', kalshiSeries: 'KXCEASEFIRE', polySeries: 'ceasefires', title: `Ceasefire between ${rng.pick(COUNTRIES)} by ${dateText(at + durationSec)}?`, subtitle: 'Announced and in effect', outcomes: YES, multipleWinners: false, durationSec, beginsAfterSec: 0 };
+      return {
+        subcategory: '',
+        kalshiSeries: 'KXCEASEFIRE',
+        polySeries: 'ceasefires',
+        title: `Ceasefire between ${rng.pick(COUNTRIES)} by ${dateText(at + durationSec)}?`,
+        subtitle: 'Announced and in effect',
+        outcomes: YES,
+        multipleWinners: false,
+        durationSec,
+        beginsAfterSec: 0,
+      };
     },
     (rng, at) => {
       const durationSec = rng.int(20, 90) * DAY;
-      return { subcategory: 'diplomacy', kalshiSeries: 'KXSUMMIT', polySeries: 'summit-attendance', title: `Who attends the climate summit on ${dateText(at + durationSec)}?`, subtitle: 'Heads of state in person', outcomes: rng.sample(SUMMITS, rng.int(3, 6)), multipleWinners: true, durationSec, beginsAfterSec: durationSec - DAY };
+      return {
+        subcategory: 'diplomacy',
+        kalshiSeries: 'KXSUMMIT',
+        polySeries: 'summit-attendance',
+        title: `Who attends the climate summit on ${dateText(at + durationSec)}?`,
+        subtitle: 'Heads of state in person',
+        outcomes: rng.sample(SUMMITS, rng.int(3, 6)),
+        multipleWinners: true,
+        durationSec,
+        beginsAfterSec: durationSec - DAY,
+      };
     },
   ],
 };

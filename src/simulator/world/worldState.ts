@@ -2,7 +2,7 @@
  * The mutable state every world module works on. Kept as plain data so creation, lifecycle,
  * trading and stepping can live in separate files; `World` (world.ts) is the public face.
  */
-import type { WireShape } from '../shapes/wireShape.js';
+import type { WireShape } from './wireShape.js';
 import { IdAllocator } from './idAllocator.js';
 import { Rng } from './prng.js';
 import type { SimEvent, SimMarket } from './simTypes.js';

@@ -37,10 +37,30 @@ describe('explore commands', () => {
 
   it('events prints the normalized page as JSON, flags mapped to query parameters', async () => {
     server = await startRecordingServer(() => ({
-      json: { data: [wireEvent('POLY-1'), { ...wireEvent('POLY-2'), beginAt: 'soon' }], pagination: { start: 0, end: 2, total: 2, hasNext: false } },
+      json: {
+        data: [wireEvent('POLY-1'), { ...wireEvent('POLY-2'), beginAt: 'soon' }],
+        pagination: { start: 0, end: 2, total: 2, hasNext: false },
+      },
     }));
     const out = await explore(
-      ['events', '--provider', 'kalshi', '--category', 'crypto', '--start', '0', '--end', '20', '--include-markets', '--sort-by', 'beginAt', '--sort-direction', 'asc', '--filter', 'new'],
+      [
+        'events',
+        '--provider',
+        'kalshi',
+        '--category',
+        'crypto',
+        '--start',
+        '0',
+        '--end',
+        '20',
+        '--include-markets',
+        '--sort-by',
+        'beginAt',
+        '--sort-direction',
+        'asc',
+        '--filter',
+        'new',
+      ],
       env(),
     );
     expect(out.exitCode).toBe(0);
@@ -64,7 +84,11 @@ describe('explore commands', () => {
 
   it.each([
     [['event', 'POLY-1', '--include-markets'], '/events/POLY-1?includeMarkets=true', wireEvent('POLY-1')],
-    [['markets', 'POLY-1', '--start', '20', '--end', '40'], '/events/POLY-1/markets?start=20&end=40', { data: [wireMarket('M-1')], pagination: { start: 20, end: 21, total: 21, hasNext: false } }],
+    [
+      ['markets', 'POLY-1', '--start', '20', '--end', '40'],
+      '/events/POLY-1/markets?start=20&end=40',
+      { data: [wireMarket('M-1')], pagination: { start: 20, end: 21, total: 21, hasNext: false } },
+    ],
     [['market', 'M-1'], '/markets/M-1', wireMarket('M-1')],
     [['orderbook', 'M-1'], '/orderbook/M-1', wireOrderBook()],
     [['search', 'btc', '--limit', '20', '--provider', 'polymarket'], '/events/search?query=btc&provider=polymarket&limit=20', { data: [] }],
@@ -84,7 +108,7 @@ describe('explore commands', () => {
     [['events', '--start', '-1'], 'start must be an integer >= 0, got -1'],
     [['events', '--provider', 'Bison Fi'], 'provider must be a provider name such as kalshi or polymarket'],
     [['events', '--sort-by', 'price'], 'sortBy must be one of volume, beginAt'],
-    [['markets', 'E-1', '--end', 'ten'], '--end must be a number, got "ten"'],
+    [['markets', 'E-1', '--end', 'ten'], "option '--end <n>' argument 'ten' is invalid. Must be a number."],
     [['market', ''], 'marketId must be a non-empty string'],
   ])('%j is refused with exit code 2 and nothing sent', async (args, rule) => {
     server = await startRecordingServer(() => ({ json: {} }));

@@ -11,18 +11,25 @@ describe('observedBy', () => {
     await sim?.stop();
   });
 
-  it('reports each view\'s own attempts, retries included, while they share one queue', async () => {
-    sim = await startSimulator({ shape: 'spec', seed: 2, markets: 60, apiKey: TEST_KEY, subSecondRetryAfter: true, faults: { orderbookErrorRate: 0.3 } });
+  it("reports each view's own attempts, retries included, while they share one queue", async () => {
+    sim = await startSimulator({
+      shape: 'spec',
+      seed: 2,
+      markets: 60,
+      apiKey: TEST_KEY,
+      subSecondRetryAfter: true,
+      faults: { orderbookErrorRate: 0.3 },
+    });
     client = testClient(sim.url);
-    const markets = sim.world.markets().slice(0, 12).map((m) => m.marketId);
+    const markets = sim.world
+      .markets()
+      .slice(0, 12)
+      .map((m) => m.marketId);
     const a: RequestEvent[] = [];
     const b: RequestEvent[] = [];
     const viewA = client.observedBy((e) => a.push(e));
     const viewB = client.withPriority(5).observedBy((e) => b.push(e));
-    await Promise.all([
-      ...markets.map((id) => viewA.getMarket(id)),
-      ...markets.map((id) => viewB.getOrderBook(id)),
-    ]);
+    await Promise.all([...markets.map((id) => viewA.getMarket(id)), ...markets.map((id) => viewB.getOrderBook(id))]);
     expect(a.map((e) => e.endpoint)).toEqual(markets.map(() => '/markets/{marketId}'));
     expect(new Set(b.map((e) => e.endpoint))).toEqual(new Set(['/orderbook/{marketId}']));
     // Every attempt of B's calls, the 502s it retried included, and nothing else.

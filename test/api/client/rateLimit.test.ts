@@ -34,7 +34,10 @@ describe('rate limiting', () => {
   it('never exceeds the configured rate in any sliding window, retries included', async () => {
     const log = sendLog();
     // A quarter of the calls fail their first attempt with a 503, so retries share the limit.
-    const threaded = await startThreadedServer({ okBody: JSON.stringify(wireMarket('M')), failFirstAttempt: { status: 503, idMod: 4 } });
+    const threaded = await startThreadedServer({
+      okBody: JSON.stringify(wireMarket('{{id}}')),
+      failFirstAttempt: { status: 503, idMod: 4 },
+    });
     // No margin: this checks the limiter itself.
     client = testClient(threaded.baseUrl, { rateLimit: { requests: 5, windowMs: 500, marginMs: 0 }, interceptors: [log.interceptor] });
     try {
@@ -50,7 +53,12 @@ describe('rate limiting', () => {
       // the spread of latencies measured in this run (a few ms on an idle machine).
       const latencies = arrivals.map((a, i) => a.atMs - sent[i]!);
       const spreadMs = Math.max(...latencies) - Math.min(...latencies);
-      expect(maxInAnyWindow(arrivals.map((a) => a.atMs), 500 - TOLERANCE_MS - spreadMs)).toBeLessThanOrEqual(5);
+      expect(
+        maxInAnyWindow(
+          arrivals.map((a) => a.atMs),
+          500 - TOLERANCE_MS - spreadMs,
+        ),
+      ).toBeLessThanOrEqual(5);
       // The limiter is what spaced them out: 25 sends at 5 per window span at least 4 windows.
       expect(Math.max(...sent) - Math.min(...sent)).toBeGreaterThanOrEqual(4 * 500 - TOLERANCE_MS);
     } finally {
@@ -64,7 +72,7 @@ describe('rate limiting', () => {
     const RETRY_AFTER_MS = 80;
     // 20% of the calls (ids that are multiples of 5) are rate limited on their first attempt.
     const threaded = await startThreadedServer({
-      okBody: JSON.stringify(wireMarket('M')),
+      okBody: JSON.stringify(wireMarket('{{id}}')),
       failFirstAttempt: {
         status: 429,
         headers: { 'retry-after': String(RETRY_AFTER_MS / 1000) },

@@ -81,7 +81,9 @@ describe('retries and failures', () => {
   });
 
   it('400 and other 4xx are not retried', async () => {
-    server = await startRecordingServer((a) => (a.url.includes('BAD') ? { status: 400, json: { type: 'invalid_request', message: 'bad id' } } : { status: 410 }));
+    server = await startRecordingServer((a) =>
+      a.url.includes('BAD') ? { status: 400, json: { type: 'invalid_request', message: 'bad id' } } : { status: 410 },
+    );
     client = testClient(server.baseUrl);
     await expect(client.getMarket('BAD')).rejects.toBeInstanceOf(ApiBadRequestError);
     await expect(client.getMarket('BAD')).rejects.toThrow('invalid_request: bad id');

@@ -76,7 +76,11 @@ describe('the API key appears in no log line, error or URL', () => {
 
   it('holds across every failure mode, the fatal 401 last', async () => {
     const errors: unknown[] = [];
-    const capture = (p: Promise<unknown>) => p.then(() => expect.fail('should have failed'), (e: unknown) => errors.push(e));
+    const capture = (p: Promise<unknown>) =>
+      p.then(
+        () => expect.fail('should have failed'),
+        (e: unknown) => errors.push(e),
+      );
     await capture(client.getMarket('E404'));
     await capture(client.getMarket('E400'));
     await capture(client.getMarket('E500'));

@@ -26,7 +26,7 @@ describe('client against the simulator', () => {
     expect(sim.counters().byStatus).toEqual({ '200': Math.ceil(expected.length / 7) });
   });
 
-  it('pages an event\'s markets', async () => {
+  it("pages an event's markets", async () => {
     sim = await startSimulator({ shape: 'spec', seed: 3, markets: 200, apiKey: TEST_KEY, maxPageSize: 2, clock: 'manual' });
     client = testClient(sim.url);
     const event = sim.world.events().find((e) => e.marketIds.length >= 3)!;
@@ -37,16 +37,31 @@ describe('client against the simulator', () => {
     expect(seen).toEqual(event.marketIds);
   });
 
-  it('stays under the server\'s own sliding window: no 429 from its limiter', async () => {
-    sim = await startSimulator({ shape: 'spec', seed: 1, markets: 50, apiKey: TEST_KEY, rateLimit: { requests: 8, windowMs: 400 }, clock: 'manual' });
+  it("stays under the server's own sliding window: no 429 from its limiter", async () => {
+    sim = await startSimulator({
+      shape: 'spec',
+      seed: 1,
+      markets: 50,
+      apiKey: TEST_KEY,
+      rateLimit: { requests: 8, windowMs: 400 },
+      clock: 'manual',
+    });
     // Same limit as the server's; the margin covers latency jitter, here on a shared event loop.
     client = testClient(sim.url, { rateLimit: { requests: 8, windowMs: 400, marginMs: 200 } });
-    const ids = sim.world.markets().slice(0, 30).map((m) => m.marketId);
+    const ids = sim.world
+      .markets()
+      .slice(0, 30)
+      .map((m) => m.marketId);
     await Promise.all(ids.map((id) => client.getMarket(id)));
     const counters = sim.counters();
     expect(counters.byOutcome.rate_limited ?? 0).toBe(0);
     expect(counters.byStatus).toEqual({ '200': 30 });
-    expect(maxInAnyWindow(sim.requests.map((r) => r.timeMs), 400)).toBeLessThanOrEqual(8);
+    expect(
+      maxInAnyWindow(
+        sim.requests.map((r) => r.timeMs),
+        400,
+      ),
+    ).toBeLessThanOrEqual(8);
   });
 
   it('a 20% 429 storm completes; nothing leaves while paused', async () => {
@@ -61,7 +76,10 @@ describe('client against the simulator', () => {
     });
     const log = sendLog();
     client = testClient(sim.url, { interceptors: [log.interceptor], logger: log.logger, maxRateLimitRetries: 50 });
-    const ids = sim.world.markets().slice(0, 50).map((m) => m.marketId);
+    const ids = sim.world
+      .markets()
+      .slice(0, 50)
+      .map((m) => m.marketId);
     const results = await Promise.all(ids.map((id) => client.getMarket(id)));
     expect(results.every((r) => r.ok)).toBe(true);
     const storms = sim.requests.filter((r) => r.outcome === 'storm');
@@ -74,10 +92,20 @@ describe('client against the simulator', () => {
     }
   });
 
-  it('retries the order book\'s 502s', async () => {
-    sim = await startSimulator({ shape: 'spec', seed: 4, markets: 40, apiKey: TEST_KEY, faults: { orderbookErrorRate: 0.5 }, clock: 'manual' });
+  it("retries the order book's 502s", async () => {
+    sim = await startSimulator({
+      shape: 'spec',
+      seed: 4,
+      markets: 40,
+      apiKey: TEST_KEY,
+      faults: { orderbookErrorRate: 0.5 },
+      clock: 'manual',
+    });
     client = testClient(sim.url, { maxAttempts: 10 });
-    const ids = sim.world.markets().slice(0, 10).map((m) => m.marketId);
+    const ids = sim.world
+      .markets()
+      .slice(0, 10)
+      .map((m) => m.marketId);
     const books = await Promise.all(ids.map((id) => client.getOrderBook(id)));
     expect(books.every((b) => b.ok)).toBe(true);
     expect(sim.counters().byStatus['502']).toBeGreaterThan(0);
@@ -93,7 +121,10 @@ describe('client against the simulator', () => {
 
     sim.resetRequests();
     client = testClient(sim.url, { apiKey: 'sk-wrong-key-000000' });
-    const calls = sim.world.markets().slice(0, 5).map((m) => client.getMarket(m.marketId).catch((e: unknown) => e));
+    const calls = sim.world
+      .markets()
+      .slice(0, 5)
+      .map((m) => client.getMarket(m.marketId).catch((e: unknown) => e));
     for (const error of await Promise.all(calls)) expect(error).toBeInstanceOf(ApiKeyRejectedError);
     await expect(client.listEvents()).rejects.toBeInstanceOf(ApiKeyRejectedError);
     // Up to `concurrency` requests had left together before the first 401 came back; none after.

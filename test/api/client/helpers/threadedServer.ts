@@ -13,7 +13,7 @@ export interface ThreadedArrival {
 }
 
 export interface ThreadedServerConfig {
-  /** Body of every 200 answer. */
+  /** Body of every 200 answer; `{{id}}` in it becomes the last path segment of the request (the id asked for). */
   okBody: string;
   /** Fail the first attempt of some requests: those whose `M-<n>` id is a multiple of idMod, or whose arrival index is a multiple of indexMod. */
   failFirstAttempt?: { status: number; headers?: Record<string, string>; body?: string; idMod?: number; indexMod?: number };

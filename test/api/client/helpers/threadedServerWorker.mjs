@@ -26,7 +26,9 @@ const server = createServer((req, res) => {
   arrivals.push({ url, index, atMs, status, headers, seq: req.headers['x-test-seq'] ?? null });
   req.resume();
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(fail ? (failFirstAttempt.body ?? '{}') : okBody);
+  // A detail answer names the record asked for (the client rejects one that does not).
+  const id = decodeURIComponent(url.split('?')[0].split('/').pop());
+  res.end(fail ? (failFirstAttempt.body ?? '{}') : okBody.replaceAll('{{id}}', id));
 });
 
 server.listen(0, '127.0.0.1', () => parentPort.postMessage({ type: 'listening', port: server.address().port }));

@@ -58,3 +58,8 @@ export function wireOrderBook(): Record<string, unknown> {
     no: [[35, 80]],
   };
 }
+
+/** The id a detail request asked for: the last segment of its path. */
+export function requestedId(path: string): string {
+  return decodeURIComponent(path.split('/').pop()!);
+}

@@ -1,0 +1,31 @@
+// Lint rules for `npm run lint`. Formatting belongs to prettier (eslint-config-prettier turns off
+// the rules it owns); import layering belongs to dependency-cruiser (.dependency-cruiser.cjs).
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'data/', 'coverage/', 'node_modules/', 'migrations/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // An unawaited promise is a write that may never finish or an error nobody sees.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      eqeqeq: ['error', 'always'],
+      // Sanitizers match control characters on purpose (NUL, escape sequences from upstream text).
+      'no-control-regex': 'off',
+      'no-console': 'error',
+    },
+  },
+  // Tests and benchmarks print results and poke at raw JSON bodies, whose shape is what they check.
+  { files: ['test/**', 'bench/**'], rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off' } },
+  { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
+  { files: ['**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+  prettier,
+);

@@ -1,0 +1,188 @@
+import { bigint, boolean, integer, jsonb, numeric, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
+
+const tz = { withTimezone: true, mode: 'date' } as const;
+
+/**
+ * The read-only analyst surface (views and functions over `prediction`, see docs/queries.md).
+ * The schema itself is generated from this declaration (0003_crawl_coverage.sql), so drizzle-kit
+ * knows it exists; its views and functions are hand-written SQL (0004_analytics.sql).
+ */
+export const analyticsSchema = pgSchema('analytics');
+
+/**
+ * The quote columns the price views share: USD (micro-USD × 10⁻⁶), mid, spread, implied
+ * probability. Bid/ask skip upstream's "nothing there" prices (0 bid, 1,000,000 ask), so mid,
+ * spread and probability are null when a side is missing (0008_analytics_edge_prices_and_drift.sql).
+ */
+const quoteColumns = () => ({
+  buyYesUsd: numeric('buy_yes_usd'),
+  sellYesUsd: numeric('sell_yes_usd'),
+  buyNoUsd: numeric('buy_no_usd'),
+  sellNoUsd: numeric('sell_no_usd'),
+  yesBidUsd: numeric('yes_bid_usd'),
+  yesAskUsd: numeric('yes_ask_usd'),
+  yesMidUsd: numeric('yes_mid_usd'),
+  yesSpreadUsd: numeric('yes_spread_usd'),
+  impliedYesProbability: numeric('implied_yes_probability'),
+  volume: numeric('volume'),
+});
+
+// ---------------------------------------------------------------------------------------------
+// The views, for reading them through the ORM. `.existing()` keeps drizzle-kit from generating
+// them; test/analytics/ormViews.test.ts checks these columns against the database. Descriptions,
+// with units, live in the database (COMMENT ON), where Metabase and psql show them.
+
+export const marketLatest = analyticsSchema
+  .view('market_latest', {
+    marketId: text('market_id').notNull(),
+    eventId: text('event_id').notNull(),
+    provider: text('provider').notNull(),
+    category: text('category'),
+    eventTitle: text('event_title'),
+    title: text('title'),
+    // Status, result and the trading times are as received: any value, or null when upstream sent none.
+    status: text('status'),
+    result: text('result'),
+    isTradable: boolean('is_tradable'),
+    openTime: timestamp('open_time', tz),
+    closeTime: timestamp('close_time', tz),
+    settlementTime: timestamp('settlement_time', tz),
+    firstSeenAt: timestamp('first_seen_at', tz).notNull(),
+    lastSeenAt: timestamp('last_seen_at', tz).notNull(),
+    quoteObservedAt: timestamp('quote_observed_at', tz),
+    quoteLastObservedAt: timestamp('quote_last_observed_at', tz),
+    ...quoteColumns(),
+    /** Pricing volume, whole USD on the live service (same value as `volume`). */
+    volumeUsd: numeric('volume_usd'),
+    /** The event's volumeUsd as received: micro-USD on the live service. */
+    eventVolumeMicroUsd: numeric('event_volume_micro_usd'),
+  })
+  .existing();
+
+export const priceHistory = analyticsSchema
+  .view('price_history', {
+    marketId: text('market_id').notNull(),
+    validFrom: timestamp('valid_from', tz).notNull(),
+    validTo: timestamp('valid_to', tz),
+    lastObservedAt: timestamp('last_observed_at', tz).notNull(),
+    ...quoteColumns(),
+    /** Pricing volume, whole USD on the live service (same value as `volume`). */
+    volumeUsd: numeric('volume_usd'),
+  })
+  .existing();
+
+export const orderbookTop = analyticsSchema
+  .view('orderbook_top', {
+    marketId: text('market_id').notNull(),
+    snapshotId: bigint('snapshot_id', { mode: 'number' }).notNull(),
+    validFrom: timestamp('valid_from', tz).notNull(),
+    validTo: timestamp('valid_to', tz),
+    lastObservedAt: timestamp('last_observed_at', tz).notNull(),
+    isNull: boolean('is_null').notNull(),
+    bestYesBidCents: numeric('best_yes_bid_cents'),
+    bestNoBidCents: numeric('best_no_bid_cents'),
+    bestYesAskCents: numeric('best_yes_ask_cents'),
+    spreadCents: numeric('spread_cents'),
+    midCents: numeric('mid_cents'),
+    impliedYesProbability: numeric('implied_yes_probability'),
+    yesBidDepth1cContracts: numeric('yes_bid_depth_1c_contracts'),
+    yesBidDepth5cContracts: numeric('yes_bid_depth_5c_contracts'),
+    yesBidDepth10cContracts: numeric('yes_bid_depth_10c_contracts'),
+    yesBidTotalContracts: numeric('yes_bid_total_contracts'),
+    yesAskDepth1cContracts: numeric('yes_ask_depth_1c_contracts'),
+    yesAskDepth5cContracts: numeric('yes_ask_depth_5c_contracts'),
+    yesAskDepth10cContracts: numeric('yes_ask_depth_10c_contracts'),
+    yesAskTotalContracts: numeric('yes_ask_total_contracts'),
+  })
+  .existing();
+
+export const orderbookDepth = analyticsSchema
+  .view('orderbook_depth', {
+    marketId: text('market_id').notNull(),
+    snapshotId: bigint('snapshot_id', { mode: 'number' }).notNull(),
+    validFrom: timestamp('valid_from', tz).notNull(),
+    yesSide: text('yes_side').notNull(),
+    levelRank: bigint('level_rank', { mode: 'number' }).notNull(),
+    yesPriceCents: numeric('yes_price_cents').notNull(),
+    distanceFromBestCents: numeric('distance_from_best_cents').notNull(),
+    sizeContracts: numeric('size_contracts').notNull(),
+    cumulativeContracts: numeric('cumulative_contracts').notNull(),
+    cumulativeUsd: numeric('cumulative_usd').notNull(),
+    averagePriceCents: numeric('average_price_cents').notNull(),
+    bookSide: text('book_side').notNull(),
+    bookPriceCents: numeric('book_price_cents').notNull(),
+  })
+  .existing();
+
+export const marketResolutions = analyticsSchema
+  .view('market_resolutions', {
+    marketId: text('market_id').notNull(),
+    eventId: text('event_id').notNull(),
+    provider: text('provider').notNull(),
+    category: text('category'),
+    title: text('title'),
+    status: text('status'),
+    result: text('result'),
+    isSettled: boolean('is_settled').notNull(),
+    openTime: timestamp('open_time', tz),
+    closeTime: timestamp('close_time', tz),
+    settlementTime: timestamp('settlement_time', tz),
+    firstSeenAt: timestamp('first_seen_at', tz).notNull(),
+    closedFirstObservedAt: timestamp('closed_first_observed_at', tz),
+    settlementTimeFirstObservedAt: timestamp('settlement_time_first_observed_at', tz),
+    settledLastPendingObservedAt: timestamp('settled_last_pending_observed_at', tz),
+    settledFirstObservedAt: timestamp('settled_first_observed_at', tz),
+    settlementLagSeconds: numeric('settlement_lag_seconds'),
+    observedSettlementLagMinSeconds: numeric('observed_settlement_lag_min_seconds'),
+    observedSettlementLagMaxSeconds: numeric('observed_settlement_lag_max_seconds'),
+  })
+  .existing();
+
+export const dataCoverage = analyticsSchema
+  .view('data_coverage', {
+    runId: bigint('run_id', { mode: 'number' }).notNull(),
+    job: text('job').notNull(),
+    runStatus: text('run_status').notNull(),
+    provider: text('provider').notNull(),
+    category: text('category').notNull(),
+    startedAt: timestamp('started_at', tz).notNull(),
+    finishedAt: timestamp('finished_at', tz),
+    durationSeconds: numeric('duration_seconds'),
+    pages: integer('pages').notNull(),
+    eventsSeen: integer('events_seen').notNull(),
+    complete: boolean('complete').notNull(),
+    previousCompleteStartedAt: timestamp('previous_complete_started_at', tz),
+    sincePreviousCompleteSeconds: numeric('since_previous_complete_seconds'),
+  })
+  .existing();
+
+export const dataFreshness = analyticsSchema
+  .view('data_freshness', {
+    provider: text('provider').notNull(),
+    category: text('category'),
+    events: bigint('events', { mode: 'number' }).notNull(),
+    activeEvents: bigint('active_events', { mode: 'number' }).notNull(),
+    eventsLastSeenAt: timestamp('events_last_seen_at', tz),
+    markets: bigint('markets', { mode: 'number' }).notNull(),
+    openMarkets: bigint('open_markets', { mode: 'number' }).notNull(),
+    marketsLastSeenAt: timestamp('markets_last_seen_at', tz),
+    lastCompleteCrawlStartedAt: timestamp('last_complete_crawl_started_at', tz),
+    lastCompleteCrawlFinishedAt: timestamp('last_complete_crawl_finished_at', tz),
+  })
+  .existing();
+
+export const upstreamDrift = analyticsSchema
+  .view('upstream_drift', {
+    endpoint: text('endpoint').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    firstSeenAt: timestamp('first_seen_at', tz).notNull(),
+    lastSeenAt: timestamp('last_seen_at', tz).notNull(),
+    recordsSeen: bigint('records_seen', { mode: 'number' }).notNull(),
+    isCurrent: boolean('is_current').notNull(),
+    paths: text('paths').array().notNull(),
+    /** Null for the endpoint's first shape. */
+    pathsAdded: text('paths_added').array(),
+    pathsRemoved: text('paths_removed').array(),
+    example: jsonb('example').notNull(),
+  })
+  .existing();

@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, jsonb, text, timestamp } from 'drizzle-orm/pg-core';
+import { events } from './events.js';
+import { predictionSchema } from './predictionSchema.js';
+
+const tz = { withTimezone: true, mode: 'date' } as const;
+
+/** Current state of every market ever seen; its status/result/settlement changes live in market_state_history. */
+export const markets = predictionSchema.table(
+  'markets',
+  {
+    marketId: text('market_id').primaryKey(),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => events.eventId),
+    provider: text('provider').notNull(),
+    title: text('title'),
+    subtitle: text('subtitle'),
+    description: text('description'),
+    rulesPrimary: text('rules_primary'),
+    rulesSecondary: text('rules_secondary'),
+    isTradable: boolean('is_tradable'),
+    // Status, result and the trading times are stored as received: an unfamiliar value (a status
+    // "cancelled", a result "void") or a missing one is kept and tagged in `drift`, not rejected.
+    status: text('status'),
+    result: text('result'),
+    openTime: timestamp('open_time', tz),
+    closeTime: timestamp('close_time', tz),
+    settlementTime: timestamp('settlement_time', tz),
+    raw: jsonb('raw').notNull(),
+    drift: text('drift')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    firstSeenAt: timestamp('first_seen_at', tz).notNull(),
+    lastSeenAt: timestamp('last_seen_at', tz).notNull(),
+    changedAt: timestamp('changed_at', tz).notNull(),
+    /** Hash of the record's values as last received: an identical record is recognised without sending it whole. */
+    contentHash: text('content_hash'),
+    /** Last time the market's own detail (GET /markets/{id}) was fetched; null if never. */
+    detailFetchedAt: timestamp('detail_fetched_at', tz),
+  },
+  (t) => [
+    index('markets_event_id_idx').on(t.eventId),
+    // The detail refresh and the order-book sweep both start from the unsettled markets.
+    index('markets_unsettled_idx')
+      .on(t.closeTime)
+      .where(sql`${t.status} = 'open' or ${t.result} is null or ${t.settlementTime} is null`),
+  ],
+);

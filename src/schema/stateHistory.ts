@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { predictionSchema } from './predictionSchema.js';
+
+const tz = { withTimezone: true, mode: 'date' } as const;
+
+/**
+ * One row per distinct (status, result, settlement_time) a market has had, valid over
+ * [valid_from, valid_to); valid_to is null on the current row. A repeated observation adds nothing.
+ */
+export const marketStateHistory = predictionSchema.table(
+  'market_state_history',
+  {
+    marketId: text('market_id').notNull(),
+    /** As received, like markets.status: null when the record had none. */
+    status: text('status'),
+    result: text('result'),
+    settlementTime: timestamp('settlement_time', tz),
+    validFrom: timestamp('valid_from', tz).notNull(),
+    validTo: timestamp('valid_to', tz),
+  },
+  (t) => [
+    primaryKey({ columns: [t.marketId, t.validFrom] }),
+    uniqueIndex('market_state_history_current_idx')
+      .on(t.marketId)
+      .where(sql`${t.validTo} is null`),
+    check('market_state_history_interval_check', sql`${t.validTo} is null or ${t.validTo} > ${t.validFrom}`),
+  ],
+);
+
+/** The same for (is_active, is_live, winner) of an event. */
+export const eventStateHistory = predictionSchema.table(
+  'event_state_history',
+  {
+    eventId: text('event_id').notNull(),
+    isActive: boolean('is_active'),
+    isLive: boolean('is_live'),
+    winner: text('winner'),
+    validFrom: timestamp('valid_from', tz).notNull(),
+    validTo: timestamp('valid_to', tz),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.validFrom] }),
+    uniqueIndex('event_state_history_current_idx')
+      .on(t.eventId)
+      .where(sql`${t.validTo} is null`),
+    check('event_state_history_interval_check', sql`${t.validTo} is null or ${t.validTo} > ${t.validFrom}`),
+  ],
+);

@@ -1,0 +1,36 @@
+import type { PredictionClient } from '../api/client/index.js';
+import type { Sql } from '../db/connect.js';
+import { statementDeadlineMs } from '../db/openPool.js';
+import { withDeadline } from '../db/withDeadline.js';
+import type { JobLease } from '../lease/takeJobLease.js';
+import { linkSignals } from '../signals/linkSignals.js';
+import { abortOrphanedRuns } from '../sql/ingestRuns.js';
+import { runJob, type JobOptions, type JobResult } from './runJob.js';
+import type { SyncContext } from './SyncContext.js';
+
+/**
+ * The one way a job runs under its lease, for the scheduler and the sync command alike:
+ * - runs of `job` left 'running' by a holder that died are closed as aborted first (while we hold
+ *   the lease, no live run of it can be among them);
+ * - the run stops on `options.signal` or as soon as the lease is lost (its writes would be refused
+ *   anyway), and every write is fenced by the lease;
+ * - the lease is released whatever happens.
+ */
+export async function runLeasedJob(
+  sql: Sql,
+  client: PredictionClient,
+  lease: JobLease,
+  job: string,
+  options: Omit<JobOptions, 'fence'>,
+  work: (ctx: SyncContext) => Promise<void>,
+): Promise<JobResult> {
+  const stop = linkSignals(options.signal ? [options.signal, lease.lost] : [lease.lost]);
+  try {
+    const now = options.now ?? (() => new Date());
+    await withDeadline('closing orphaned runs', statementDeadlineMs(sql), () => abortOrphanedRuns(sql, job, now()));
+    return await runJob(sql, client, job, { ...options, signal: stop.signal, fence: lease.fence }, work);
+  } finally {
+    stop.dispose();
+    await lease.release();
+  }
+}
