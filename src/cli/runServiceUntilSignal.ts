@@ -1,15 +1,13 @@
 import type { PredictionClientOptions } from '../api/client/index.js';
 import { createClientFromConfig } from '../app/createClientFromConfig.js';
+import { prepareDatabase } from '../app/prepareDatabase.js';
 import type { Config } from '../config.js';
-import { connect } from '../db/connect.js';
-import { migrate } from '../db/migrate.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { configSecrets } from '../ops/configSecrets.js';
 import { createLogger } from '../log/createLogger.js';
 import { createMetrics } from '../ops/metrics.js';
 import { JOB_PRIORITY } from '../service/jobKinds.js';
 import { startService } from '../service/startService.js';
-import { recordUpstream } from '../sql/recordUpstream.js';
 import { ExitCode } from './exitCodes.js';
 import { onShutdownSignal } from './onShutdownSignal.js';
 
@@ -48,13 +46,7 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
   const client = createClientFromConfig(config, { onRequest: metrics.observeRequest, logger, ...options.client });
   const target = await resolveDatabase(config, { embeddedDatabase: options.embeddedDatabase });
   try {
-    await migrate(target.url);
-    const meta = connect(target.url, { max: 1 });
-    try {
-      await recordUpstream(meta.sql, options.upstreamId ?? config.apiUrl, { allowChange: options.allowUpstreamChange, now: new Date() });
-    } finally {
-      await meta.close();
-    }
+    await prepareDatabase(target.url, { id: options.upstreamId ?? config.apiUrl, allowChange: options.allowUpstreamChange });
     const service = await startService({
       databaseUrl: target.url,
       client,

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, numeric, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, numeric, text, timestamp } from 'drizzle-orm/pg-core';
+import { observedRecordColumns } from './observedRecordColumns.js';
 import { predictionSchema } from './predictionSchema.js';
 
 const tz = { withTimezone: true, mode: 'date' } as const;
@@ -27,17 +27,7 @@ export const events = predictionSchema.table(
     beginAt: timestamp('begin_at', tz),
     tvlUsd: numeric('tvl_usd'),
     volumeUsd: numeric('volume_usd'),
-    raw: jsonb('raw').notNull(),
-    drift: text('drift')
-      .array()
-      .notNull()
-      .default(sql`'{}'::text[]`),
-    firstSeenAt: timestamp('first_seen_at', tz).notNull(),
-    lastSeenAt: timestamp('last_seen_at', tz).notNull(),
-    /** Last time any stored value of the row changed (last_seen_at moves on every observation). */
-    changedAt: timestamp('changed_at', tz).notNull(),
-    /** Hash of the record's values as last received: an identical record is recognised without sending it whole. */
-    contentHash: text('content_hash'),
+    ...observedRecordColumns(),
   },
   (t) => [index('events_provider_category_idx').on(t.provider, t.category)],
 );

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, text, timestamp } from 'drizzle-orm/pg-core';
 import { events } from './events.js';
+import { observedRecordColumns } from './observedRecordColumns.js';
 import { predictionSchema } from './predictionSchema.js';
 
 const tz = { withTimezone: true, mode: 'date' } as const;
@@ -27,16 +28,7 @@ export const markets = predictionSchema.table(
     openTime: timestamp('open_time', tz),
     closeTime: timestamp('close_time', tz),
     settlementTime: timestamp('settlement_time', tz),
-    raw: jsonb('raw').notNull(),
-    drift: text('drift')
-      .array()
-      .notNull()
-      .default(sql`'{}'::text[]`),
-    firstSeenAt: timestamp('first_seen_at', tz).notNull(),
-    lastSeenAt: timestamp('last_seen_at', tz).notNull(),
-    changedAt: timestamp('changed_at', tz).notNull(),
-    /** Hash of the record's values as last received: an identical record is recognised without sending it whole. */
-    contentHash: text('content_hash'),
+    ...observedRecordColumns(),
     /** Last time the market's own detail (GET /markets/{id}) was fetched; null if never. */
     detailFetchedAt: timestamp('detail_fetched_at', tz),
   },

@@ -3,6 +3,7 @@ import { ENDPOINTS } from '../api/endpoints/requests.js';
 import { ALL_CATEGORIES } from '../domain/types.js';
 import { recordCoverage, type CoverageUpdate } from '../sql/recordCoverage.js';
 import { writeEvents } from '../store/writeEvents.js';
+import { writeTransaction } from '../store/writeTransaction.js';
 import { crawlPlan, type Listing } from './crawlPlan.js';
 import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';
@@ -57,7 +58,7 @@ async function crawlOne(ctx: SyncContext, listing: Listing, missingMarkets: { ev
   const scope = { runId: ctx.runId, provider };
   // The listing itself, then each category its events carried: coverage of what was actually seen.
   const coverage = new Map<string, CoverageUpdate>([[category, { category, pages: 0, eventsSeen: 0 }]]);
-  await recordCoverage(ctx.sql, scope, { now: ctx.now(), complete: false, listings: [...coverage.values()] });
+  await saveCoverage(ctx, scope, { now: ctx.now(), complete: false, listings: [...coverage.values()] });
   for await (const page of pages) {
     const observedAt = ctx.now();
     const counts = await writeEvents(ctx.sql, {
@@ -90,7 +91,16 @@ async function crawlOne(ctx: SyncContext, listing: Listing, missingMarkets: { ev
     }
     ctx.progress(`crawl ${provider}/${category} page ${page.pageIndex + 1}`);
     if (ctx.signal?.aborted) return;
-    await recordCoverage(ctx.sql, scope, { now: observedAt, complete: false, listings: [...touched] });
+    await saveCoverage(ctx, scope, { now: observedAt, complete: false, listings: [...touched] });
   }
-  await recordCoverage(ctx.sql, scope, { now: ctx.now(), complete: true, listings: [...coverage.values()] });
+  await saveCoverage(ctx, scope, { now: ctx.now(), complete: true, listings: [...coverage.values()] });
+}
+
+/** Coverage is written like data: under the write lock, fenced by the job's lease, within a deadline. */
+function saveCoverage(
+  ctx: SyncContext,
+  scope: Parameters<typeof recordCoverage>[1],
+  update: Parameters<typeof recordCoverage>[2],
+): Promise<void> {
+  return writeTransaction(ctx.sql, ctx.fence, (tx) => recordCoverage(tx, scope, update));
 }

@@ -1,13 +1,12 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { createClientFromConfig } from '../../app/createClientFromConfig.js';
+import { prepareDatabase } from '../../app/prepareDatabase.js';
 import type { Config } from '../../config.js';
 import { connect } from '../../db/connect.js';
-import { migrate } from '../../db/migrate.js';
 import { resolveDatabase } from '../../db/resolveDatabase.js';
 import { errorChainMessage } from '../../errors/errorChainMessage.js';
 import { waitForJobLease } from '../../lease/waitForJobLease.js';
-import { recordUpstream } from '../../sql/recordUpstream.js';
 import { runLeasedJob } from '../../sync/runLeasedJob.js';
 import { SYNC_JOB, syncCycle, type SyncResult } from '../../sync/runSyncCycle.js';
 import { CliError } from '../cliError.js';
@@ -38,8 +37,7 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
       });
       const progress = progressLine();
       try {
-        await migrate(target.url);
-        await recordUpstream(database.sql, config.apiUrl, { allowChange: opts.allowUpstreamChange ?? false, now: new Date() });
+        await prepareDatabase(target.url, { id: config.apiUrl, allowChange: opts.allowUpstreamChange ?? false });
         // One sync at a time: a second one waits, polling, until the first releases the lease or,
         // if it crashed, until its lease expires.
         const lease = await waitForJobLease(database.sql, SYNC_JOB, {

@@ -1,0 +1,25 @@
+import { sql } from 'drizzle-orm';
+import { jsonb, text, timestamp } from 'drizzle-orm/pg-core';
+
+const tz = { withTimezone: true, mode: 'date' } as const;
+
+/**
+ * The columns of a table that keeps the current state of upstream records (events, markets),
+ * written by changeOnlyUpsert, which relies on the last four. A function: each table needs
+ * column builders of its own.
+ */
+export const observedRecordColumns = () => ({
+  /** The record as received (less what has a history table of its own). */
+  raw: jsonb('raw').notNull(),
+  /** Drift tags: what in the record differed from the spec's shape, e.g. `missing_series`. */
+  drift: text('drift')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  firstSeenAt: timestamp('first_seen_at', tz).notNull(),
+  lastSeenAt: timestamp('last_seen_at', tz).notNull(),
+  /** Last time any stored value of the row changed (last_seen_at moves on every observation). */
+  changedAt: timestamp('changed_at', tz).notNull(),
+  /** Hash of the record's values as last received: an identical record is recognised without sending it whole. */
+  contentHash: text('content_hash'),
+});
