@@ -11,6 +11,7 @@ import {
   ApiServerError,
 } from '../api/errors.js';
 import { ConfigError } from '../config.js';
+import { MigrationBlockedError } from '../db/MigrationBlockedError.js';
 import { DatabaseDeadlineError } from '../db/withDeadline.js';
 import type { Redact } from '../errors/createSecretRedactor.js';
 import { errorChainMessage } from '../errors/errorChainMessage.js';
@@ -70,6 +71,10 @@ function classify(error: unknown): Classified {
   // A client-side deadline of ours: the connection hung, so the server could not even say so.
   if ([...chain(error)].some((e) => e instanceof DatabaseDeadlineError)) {
     return { exitCode: ExitCode.databaseUnreachable, message: `Database stopped answering: ${errorChainMessage(error)}` };
+  }
+  // The database answered, but a session it may not end held the migration off: exit 4, said as such.
+  if ([...chain(error)].some((e) => e instanceof MigrationBlockedError)) {
+    return { exitCode: ExitCode.databaseUnreachable, message: errorChainMessage(error) };
   }
   const database = databaseFailure(error);
   if (database !== undefined) {

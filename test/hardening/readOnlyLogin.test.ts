@@ -255,6 +255,8 @@ describe('a read-only login holding every lock it can', () => {
       expect(failure!.message).toContain('pg_signal_backend');
       const classified = classifyError(failure);
       expect(classified.exitCode).toBe(4);
+      // Said as what happened, not as a database that stopped answering.
+      expect(classified.message).toMatch(/^Database migration failed: a table lock it needs was not granted/);
       // Nothing was applied, and the reader was left as it was.
       expect(await hold.stillHolding()).toBe(true);
       const [applied] = await db.sql`select count(*)::int as n from drizzle.__drizzle_migrations`;

@@ -1,3 +1,4 @@
+// Longer than most files: one method per endpoint and the views over one executor read best together.
 import { setMaxListeners } from 'node:events';
 import { DEFAULT_PROVIDER, type Checked, type Event, type Market, type OrderBook, type Pagination } from '../../domain/types.js';
 import {
