@@ -24,14 +24,9 @@ export interface PoolOptions {
 
 const pools = new WeakMap<postgres.Sql, Readonly<SessionSettings>>();
 
-/** The settings a pool was opened with, or undefined for a client not opened by openPool. */
-export function settingsOf(sql: postgres.Sql): Readonly<SessionSettings> | undefined {
-  return pools.get(sql);
-}
-
-/** How long a single statement through `sql` may go unanswered before it is abandoned (writer's default for a pool not opened here). */
-export function statementDeadlineMs(sql: postgres.Sql): number {
-  return (pools.get(sql) ?? ROLE_SETTINGS.writer).statementDeadlineMs;
+/** The settings a pool was opened with; the writer role's defaults for a client not opened by openPool. */
+export function settingsOf(sql: postgres.Sql): Readonly<SessionSettings> {
+  return pools.get(sql) ?? ROLE_SETTINGS.writer;
 }
 
 /**

@@ -1,7 +1,6 @@
 import type postgres from 'postgres';
 import type { Sql } from '../db/connect.js';
 import { settingsOf } from '../db/openPool.js';
-import { ROLE_SETTINGS } from '../db/sessionSettings.js';
 import { DatabaseDeadlineError, withDeadline } from '../db/withDeadline.js';
 import { acquireWriteLock, type WriteFence } from '../sql/acquireWriteLock.js';
 
@@ -26,7 +25,7 @@ export function writeTransaction<T>(
   work: (tx: postgres.TransactionSql) => Promise<T>,
   options: WriteTransactionOptions = {},
 ): Promise<T> {
-  const deadlineMs = options.deadlineMs ?? (settingsOf(sql) ?? ROLE_SETTINGS.writer).transactionDeadlineMs;
+  const deadlineMs = options.deadlineMs ?? settingsOf(sql).transactionDeadlineMs;
   return withDeadline('write transaction', deadlineMs, async (expired) => {
     const committed = await sql.begin(async (tx) => {
       await acquireWriteLock(tx, fence);

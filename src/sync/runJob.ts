@@ -1,7 +1,7 @@
 import type { PredictionClient } from '../api/client/index.js';
 import { errorChainMessage } from '../errors/errorChainMessage.js';
 import type { Sql } from '../db/connect.js';
-import { statementDeadlineMs } from '../db/openPool.js';
+import { settingsOf } from '../db/openPool.js';
 import { withDeadline } from '../db/withDeadline.js';
 import type { WriteFence } from '../sql/acquireWriteLock.js';
 import { LeaseLostError } from '../lease/LeaseLostError.js';
@@ -55,7 +55,7 @@ export async function runJob(
   const startedAt = now();
   // Opening and closing the run are single statements: over a hung connection they are abandoned
   // too, so a run's end cannot hang its process (the next run relabels a run left 'running').
-  const deadlineMs = statementDeadlineMs(sql);
+  const { statementDeadlineMs: deadlineMs } = settingsOf(sql);
   const runId = await withDeadline('opening the run', deadlineMs, () => startRun(sql, job, startedAt));
   const totals = new SyncTotals();
   const ctx: SyncContext = {
