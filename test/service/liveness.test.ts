@@ -56,7 +56,7 @@ describe('service liveness', () => {
       const stalled = await until(
         () => healthz(service.opsUrl),
         (h) => h.status === 503,
-        30_000,
+        45_000,
       );
       expect(stalled.status).toBe(503);
       expect(stalled.body.status).toBe('stalled');
@@ -67,7 +67,7 @@ describe('service liveness', () => {
           await until(
             () => healthz(service.opsUrl),
             (h) => h.status === 200,
-            30_000,
+            45_000,
           )
         ).status,
       ).toBe(200);
@@ -75,5 +75,5 @@ describe('service liveness', () => {
       await service.stop();
       await client.close();
     }
-  }, 90_000);
+  }, 150_000);
 });
