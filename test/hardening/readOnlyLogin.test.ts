@@ -229,7 +229,8 @@ describe('a read-only login holding every lock it can', () => {
     const reader = await createReaderLogin(db.sql);
     // The app's own role without superuser nor pg_signal_backend: it may write, but not end others' sessions.
     const app = `pi_app_${reader.name.slice('pi_reader_'.length)}`;
-    await db.sql`create role ${db.sql(app)} login`;
+    const appPassword = `${reader.password}a`;
+    await db.sql.unsafe(`create role "${app}" login password '${appPassword}'`);
     const migrations = await migrationsWithOneMore('LOCK TABLE "prediction"."markets" IN ACCESS EXCLUSIVE MODE;');
     try {
       await db.sql.unsafe(`
@@ -243,6 +244,7 @@ describe('a read-only login holding every lock it can', () => {
       const [before] = await db.sql`select count(*)::int as n from drizzle.__drizzle_migrations`;
       const appUrl = new URL(db.url);
       appUrl.username = app;
+      appUrl.password = appPassword;
       const failure = await migrate(appUrl.toString(), { migrationsFolder: migrations.folder, lockTimeoutMs: 500, attempts: 2 }).then(
         () => undefined,
         (error: unknown) => error as Error,

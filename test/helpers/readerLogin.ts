@@ -4,6 +4,8 @@ import type postgres from 'postgres';
 export interface ReaderLogin {
   /** The login's name, unique on the server (roles are cluster-wide; test files run in parallel). */
   name: string;
+  /** Its password: servers that ask for one (the embedded Postgres) refuse an empty one. */
+  password: string;
   /** `databaseUrl` with this login instead of its user. */
   urlFor(databaseUrl: string): string;
   /** Ends the login's sessions and drops it. */
@@ -16,13 +18,16 @@ export interface ReaderLogin {
  */
 export async function createReaderLogin(adminSql: postgres.Sql): Promise<ReaderLogin> {
   const name = `pi_reader_${randomBytes(5).toString('hex')}`;
-  await adminSql`create role ${adminSql(name)} login in role prediction_reader`;
+  const password = randomBytes(12).toString('hex');
+  // A password cannot be a bound parameter in DDL; it is hex, so quoting it is safe.
+  await adminSql.unsafe(`create role "${name}" login password '${password}' in role prediction_reader`);
   return {
     name,
+    password,
     urlFor(databaseUrl) {
       const u = new URL(databaseUrl);
       u.username = name;
-      u.password = '';
+      u.password = password;
       return u.toString();
     },
     async drop() {
