@@ -288,6 +288,16 @@ const envSchema = z.object({
       error: (iss) => `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got ${JSON.stringify(iss.input)}`,
     })
     .default('info'),
+  /**
+   * How the service writes its log: `json` (one object per line), `pretty` (one readable line per
+   * entry) or `auto`: pretty when standard output is a terminal, JSON otherwise (a pipe, a file,
+   * a container's log). Default auto.
+   */
+  LOG_FORMAT: z
+    .enum(['auto', 'pretty', 'json'], {
+      error: (iss) => `LOG_FORMAT must be one of auto, pretty, json, got ${JSON.stringify(iss.input)}`,
+    })
+    .default('auto'),
 });
 
 export interface Config {
@@ -314,6 +324,8 @@ export interface Config {
   opsHost: string;
   opsPort: number;
   logLevel: string;
+  /** LOG_FORMAT: auto, pretty or json. */
+  logFormat: 'auto' | 'pretty' | 'json';
 }
 
 /** Parses an environment; throws a ConfigError naming every bad variable. Pure. */
@@ -349,6 +361,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     opsHost: e.OPS_HOST,
     opsPort: e.OPS_PORT,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
   });
 }
 

@@ -22,6 +22,7 @@ describe('parseConfig', () => {
       categories: ['all'],
       maxRejectedPercent: 5,
       dataDir: './data',
+      logFormat: 'auto',
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -36,6 +37,7 @@ describe('parseConfig', () => {
       PREDICTION_CATEGORIES: 'crypto, sports',
       MAX_REJECTED_PERCENT: '12.5',
       DATA_DIR: '/tmp/x',
+      LOG_FORMAT: 'pretty',
     });
     expect(config).toMatchObject({
       databaseUrl: 'postgres://u:p@db:5432/x',
@@ -46,6 +48,7 @@ describe('parseConfig', () => {
       categories: ['crypto', 'sports'],
       maxRejectedPercent: 12.5,
       dataDir: '/tmp/x',
+      logFormat: 'pretty',
     });
   });
 
@@ -63,6 +66,7 @@ describe('parseConfig', () => {
     ['PREDICTION_CATEGORIES', 'crypto,weather', 'PREDICTION_CATEGORIES must be a comma-separated list of'],
     ['PREDICTION_API_URL', 'ftp://x', 'PREDICTION_API_URL must be a http: or https: URL, got "ftp://x"'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of'],
+    ['LOG_FORMAT', 'yaml', 'LOG_FORMAT must be one of auto, pretty, json, got "yaml"'],
   ])('names %s in the error for %j', (name, value, message) => {
     expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => parseConfig({ [name]: value })).toThrow(message);

@@ -4,7 +4,7 @@ import { prepareDatabase } from '../app/prepareDatabase.js';
 import type { Config } from '../config.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { configSecrets } from '../ops/configSecrets.js';
-import { createLogger } from '../log/createLogger.js';
+import { createLogger, logFormatFor } from '../log/createLogger.js';
 import { createMetrics } from '../ops/metrics.js';
 import { JOB_PRIORITY } from '../service/jobKinds.js';
 import { startService } from '../service/startService.js';
@@ -30,7 +30,12 @@ export interface RunServiceOptions {
  * second signal exits at once). Resolves with the exit code.
  */
 export async function runServiceUntilSignal(config: Readonly<Config>, options: RunServiceOptions): Promise<ExitCode> {
-  const logger = createLogger({ level: config.logLevel, name: 'prediction-ingest', secrets: configSecrets(config) });
+  const logger = createLogger({
+    level: config.logLevel,
+    name: 'prediction-ingest',
+    secrets: configSecrets(config),
+    format: logFormatFor(config.logFormat, process.stdout.isTTY === true),
+  });
   let signalled: () => void = () => {};
   const signal = new Promise<void>((resolve) => (signalled = resolve));
   const removeSignals = onShutdownSignal((name) => {

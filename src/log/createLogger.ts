@@ -1,5 +1,17 @@
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import pinoPretty from 'pino-pretty';
+import { createSecretRedactor } from '../errors/createSecretRedactor.js';
 import { createSecretScrubber } from './createSecretScrubber.js';
+import { formatLogLine } from './formatLogLine.js';
+
+/** `json`: one JSON object per line, for log stores. `pretty`: one readable line per entry, for a terminal. */
+export type LogFormat = 'json' | 'pretty';
+
+/** The format for a LOG_FORMAT setting: `auto` is pretty on a terminal only, so piped and collected logs stay JSON. */
+export function logFormatFor(setting: LogFormat | 'auto', isTerminal: boolean): LogFormat {
+  if (setting !== 'auto') return setting;
+  return isTerminal ? 'pretty' : 'json';
+}
 
 export interface CreateLoggerOptions {
   /** pino level: fatal, error, warn, info, debug, trace or silent (e.g. `config.logLevel`). */
@@ -13,6 +25,8 @@ export interface CreateLoggerOptions {
    * `[REDACTED]` wherever they occur in a line. Default: none.
    */
   secrets?: readonly (string | null | undefined)[];
+  /** How lines are written (see LogFormat). Default `json`. */
+  format?: LogFormat;
 }
 
 /**
@@ -45,7 +59,8 @@ export const REDACTED_PATHS: readonly string[] = [
 ];
 
 /**
- * A pino logger writing one JSON object per line:
+ * A pino logger writing one JSON object per line, or with `format: 'pretty'` one readable line per
+ * entry (pino-pretty's formatter, in process and synchronous, fed the same scrubbed JSON):
  * `{"level":"info","time":"2025-01-01T00:00:00.000Z","pid":1,"hostname":"h","name":"…","msg":"…"}`.
  * Levels are written as names and times as ISO-8601 UTC, for people reading raw lines and for log
  * stores alike. Errors under `err` or `error` keep their type, message, stack and causes.
@@ -66,8 +81,23 @@ export function createLogger(options: CreateLoggerOptions): PinoLogger {
       // terminal (`tail -f`) cannot drive it.
       hooks: { streamWrite: scrub },
     },
-    options.destination ?? pino.destination({ dest: 1, sync: true }),
+    options.format === 'pretty' ? prettyStream(options) : (options.destination ?? pino.destination({ dest: 1, sync: true })),
   );
+}
+
+function prettyStream(options: CreateLoggerOptions): DestinationStream {
+  const redact = createSecretRedactor(options.secrets ?? []);
+  const prettify = pinoPretty.prettyFactory({
+    translateTime: 'UTC:yyyy-mm-dd HH:MM:ss',
+    ignore: 'pid,hostname,name',
+    colorize: options.destination === undefined && pinoPretty.isColorSupported,
+    // The line is made whole by formatLogLine: the fields follow the message as key=value.
+    hideObject: true,
+    messageFormat: (log) => formatLogLine(log, redact),
+  });
+  const destination = options.destination ?? pino.destination({ dest: 1, sync: true });
+  // prettyFactory is a pure line-to-line function: the line is written before the call returns, as in JSON mode.
+  return { write: (line: string) => void destination.write(prettify(line)) };
 }
 
 /**

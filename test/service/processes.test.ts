@@ -107,10 +107,10 @@ describe('the service as a process', () => {
     }
   });
 
-  it('the demo starts on the embedded database with no configuration, writes data, and stops cleanly on Ctrl-C', async () => {
+  it('the demo starts on the embedded database with no configuration, writes data, says each finished job in a line, and stops cleanly on Ctrl-C', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'prediction-demo-'));
     await chmod(dataDir, 0o755);
-    const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), OPS_PORT: '0', LOG_LEVEL: 'warn' };
+    const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), OPS_PORT: '0' };
     const demo = spawnCli(['demo'], env, { ownProcessGroup: true });
     try {
       const [, databaseUrl] = await demo.waitFor(/data arrives in (postgres:\/\/\S+)/, 90_000);
@@ -125,6 +125,8 @@ describe('the service as a process', () => {
       } finally {
         await sql.end();
       }
+      // Not a terminal here, and still human lines: the demo is always watched by a person.
+      await demo.waitFor(/^\[[\d: -]+\] INFO: crawl finished in \d+\.\d s · \d+ requests · \d+\/\d+ records written · run \d+$/m, 30_000);
       // As a terminal's Ctrl-C: SIGINT to the whole process group. The embedded Postgres must not
       // get it (it would stop under the app's feet and leave the app waiting for it to exit).
       process.kill(-demo.child.pid!, 'SIGINT');

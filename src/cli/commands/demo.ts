@@ -41,6 +41,8 @@ export function registerDemo(program: Command, deps: { getConfig: () => Readonly
           detailsSchedule: '*/30 * * * * *',
           orderBookSchedule: '*/10 * * * * *',
           orderBookMaxAgeSec: 120,
+          // The demo is watched by a person: a readable line per finished job, wherever its output goes.
+          logFormat: base.logFormat === 'auto' ? 'pretty' : base.logFormat,
         };
         process.exitCode = await runServiceUntilSignal(Object.freeze(config), {
           // The simulator's port changes every run: it is one upstream all the same.
