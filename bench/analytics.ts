@@ -12,10 +12,11 @@
  * market's history is scattered over the table's pages: the realistic (unclustered) layout.
  * Latency is measured at the client, one query at a time, warm cache, over prepared statements.
  */
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { migrate } from '../src/db/migrate.js';
+import { measureLatency, seededRandom, type LatencyStats } from './support/latency.js';
+import { log, timed } from './support/report.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -41,15 +42,6 @@ function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;
   return u.toString();
-}
-
-const log = (message: string) => process.stderr.write(`${message}\n`);
-
-async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
-  const t0 = performance.now();
-  const result = await fn();
-  log(`  ${label}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  return result;
 }
 
 async function generate(sql: postgres.Sql): Promise<void> {
@@ -109,29 +101,12 @@ async function generate(sql: postgres.Sql): Promise<void> {
   log(`  pricing_snapshots: table ${size!.table}, indexes ${size!.indexes}`);
 }
 
-interface Stats {
+interface Stats extends LatencyStats {
   query: string;
-  n: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  rows: number;
 }
 
 async function measure(query: string, n: number, run: (i: number) => Promise<{ count: number }>): Promise<Stats> {
-  for (let i = 0; i < Math.min(50, n); i++) await run(i); // warm-up: plans prepared, pages cached
-  const ms: number[] = [];
-  let rows = 0;
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    const result = await run(i);
-    ms.push(performance.now() - t0);
-    rows += result.count;
-  }
-  ms.sort((a, b) => a - b);
-  const at = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!;
-  return { query, n, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: ms[ms.length - 1]!, rows: rows / n };
+  return { query, ...(await measureLatency(n, run)) };
 }
 
 /** EXPLAIN cannot see inside a plpgsql function; auto_explain can, when loaded (superuser only). */
@@ -153,12 +128,6 @@ async function nestedPlan(url: string, marketId: string, from: Date, to: Date): 
   }
 }
 
-/** A deterministic pseudo-random sequence, so two runs ask the same questions. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32;
-}
-
 async function main(): Promise<void> {
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   const [existing] = await admin`select 1 from pg_database where datname = ${DB_NAME}`;
@@ -176,7 +145,7 @@ async function main(): Promise<void> {
     const [server] = await sql<{ version: string; shared_buffers: string }[]>`
       select current_setting('server_version') as version, current_setting('shared_buffers') as shared_buffers`;
 
-    const random = rng(42);
+    const random = seededRandom(42);
     const start = Date.parse(START);
     const spanMs = SPAN_DAYS * 86_400_000;
     const market = () => `M${1 + Math.floor(random() * MARKETS)}`;

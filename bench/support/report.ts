@@ -29,3 +29,14 @@ export function median(xs: readonly number[]): number {
 export function section(title: string): void {
   console.log(`\n## ${title}`);
 }
+
+/** A progress line on stderr, apart from the report on stdout. */
+export const log = (message: string): void => void process.stderr.write(`${message}\n`);
+
+/** Runs `fn` and logs how long it took under `label`. */
+export async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const result = await fn();
+  log(`  ${label}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return result;
+}

@@ -17,6 +17,8 @@ export const ExitCode = {
    * names the most common rejection reasons. Usually the upstream changed shape.
    */
   degraded: 6,
+  /** `status`: unhealthy: data older than allowed, a job's latest run failed, or nothing ingested yet. */
+  unhealthy: 7,
   /** Stopped by a signal before finishing (graceful shutdown). */
   interrupted: 130,
 } as const;

@@ -9,8 +9,10 @@ import { limitHeapGrowth } from './limitHeapGrowth.js';
 import { registerDemo } from './commands/demo.js';
 import { registerExplore } from './commands/explore.js';
 import { registerMigrate } from './commands/migrate.js';
+import { registerPlan } from './commands/plan.js';
 import { registerServe } from './commands/serve.js';
 import { registerSimulate } from './commands/simulate.js';
+import { registerStatus } from './commands/status.js';
 import { registerSync } from './commands/sync.js';
 
 limitHeapGrowth();
@@ -27,6 +29,8 @@ registerSimulate(program);
 registerExplore(program, deps);
 registerServe(program, deps);
 registerDemo(program, deps);
+registerStatus(program, deps);
+registerPlan(program, deps);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,5 +1,7 @@
+import type { Queryable } from '../sql/queryable.js';
 import { lastCompleteCrawlStart } from '../sql/selectSyncTargets.js';
 import { crawlListings } from '../sync/crawlListings.js';
+import type { ClosingWindow } from '../sync/marketDetailTargets.js';
 import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from '../sync/refreshDetails.js';
 import { SYNC_JOB } from '../sync/runSyncCycle.js';
 import type { SyncContext } from '../sync/SyncContext.js';
@@ -20,6 +22,17 @@ export interface JobSettings {
 /** Jobs whose every run must receive records: a crawl that lists nothing read its upstream wrong. */
 export const JOB_EXPECTS_RECORDS: Record<JobName, boolean> = { crawl: true, details: false, orderbooks: false };
 
+/** The details job also refreshes open markets closing within 10 minutes or closed up to an hour ago, so a close is captured promptly. */
+export const DETAILS_CLOSING_WINDOW: Readonly<ClosingWindow> = Object.freeze({ aheadSec: 600, behindSec: 3600 });
+
+/**
+ * What the details job counts as having left the listings: not seen since the start of the latest
+ * complete crawl (the service's or a `sync`'s). Null before any crawl completed: nothing has left yet.
+ */
+export function detailsSeenSince(sql: Queryable): Promise<Date | null> {
+  return lastCompleteCrawlStart(sql, ['crawl', SYNC_JOB]);
+}
+
 /** What one execution of a job does; `deadline` is when the next tick of the same job is due. */
 export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext, deadline: Date) => Promise<void> {
   switch (job) {
@@ -30,11 +43,10 @@ export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext,
       };
     case 'details':
       return async (ctx) => {
-        // What the latest complete crawl did not see has left the listings; before any crawl completed, nothing has.
-        const seenSince = await lastCompleteCrawlStart(ctx.sql, ['crawl', SYNC_JOB]);
+        const seenSince = await detailsSeenSince(ctx.sql);
         if (seenSince) {
           await refreshStaleEvents(ctx, seenSince);
-          await refreshStaleMarkets(ctx, seenSince, { aheadSec: 600, behindSec: 3600 });
+          await refreshStaleMarkets(ctx, seenSince, DETAILS_CLOSING_WINDOW);
         }
       };
     case 'orderbooks':

@@ -15,8 +15,8 @@ import type { Outcome, SimEvent, SimMarket, SimProvider } from './world/simTypes
 import { step, type StepReport } from './world/step.js';
 import { UNDOCUMENTED_CATEGORY_SHARE } from './world/undocumentedCatalog.js';
 import { trade } from './world/trade.js';
-import { renderEvent, renderMarket } from './world/wire.js';
-import type { WireEvent, WireMarket, WireOrderBook } from './world/wireTypes.js';
+import { renderEvent, renderMarket, type SpecEraEvent } from './world/wire.js';
+import type { SpecMarket, SpecOrderBook } from '../wire/specShapes.js';
 import { newWorldState, requireEvent, requireMarket, type WorldState } from './world/worldState.js';
 
 /** 2026-01-01T00:00:00Z: the default simulated "now" at creation. */
@@ -114,16 +114,16 @@ export class World {
     return suggestEvents(this.listings, this.state.seed, provider, pubkey);
   }
   /** Clean spec-shaped wire JSON (no faults) whatever the profile, or undefined for an unknown id. */
-  eventJson(eventId: string, opts: { includeMarkets?: boolean; isRecommended?: boolean } = {}): WireEvent | undefined {
+  eventJson(eventId: string, opts: { includeMarkets?: boolean; isRecommended?: boolean } = {}): SpecEraEvent | undefined {
     const e = this.state.eventsById.get(eventId);
     return e && renderEvent(this.state, e, { includeMarkets: opts.includeMarkets ?? false, isRecommended: opts.isRecommended ?? false });
   }
-  marketJson(marketId: string): WireMarket | undefined {
+  marketJson(marketId: string): SpecMarket | undefined {
     const m = this.state.marketsById.get(marketId);
     return m && renderMarket(this.state, m);
   }
   /** The book, null when the market has none, undefined for an unknown id. */
-  orderBookJson(marketId: string): WireOrderBook | null | undefined {
+  orderBookJson(marketId: string): SpecOrderBook | null | undefined {
     const m = this.state.marketsById.get(marketId);
     return m && renderOrderBook(this.state, m);
   }

@@ -6,11 +6,14 @@ export type { StepReport } from './world/step.js';
 export type { EventQuery, SortBy, SortDirection, ListFilter } from './world/listing.js';
 export type { SimEvent, SimMarket, SimProvider, SimCategory, SimEventCategory, Outcome } from './world/simTypes.js';
 export { UNDOCUMENTED_CATEGORIES, type UndocumentedCategory } from './world/simTypes.js';
-export type * from './world/wireTypes.js';
 export { WIRE_SHAPES, RECORD_SHAPES, type WireShape, type RecordShape } from './world/wireShape.js';
 export type { EventBody, MarketBody, OrderBookBody } from './shapes/renderBodies.js';
-export type * from './shapes/liveWireTypes.js';
-export type * from './shapes/legacyWireTypes.js';
+export type { SpecEraEvent } from './world/wire.js';
+// The shapes it sends are those of src/wire (one description of the wire), re-exported for its users.
+export type { SpecEvent, SpecEventMetadata, SpecMarket, SpecMarketMetadata, SpecOrderBook, SpecPricing } from '../wire/specShapes.js';
+export type { LiveEvent, LiveEventMetadata, LiveMarket, LiveMarketOption, LiveOrderBook, LivePricing } from '../wire/liveShapes.js';
+export type { Market202602, Market202603, OrderBook202603 } from '../wire/legacyShapes.js';
+export type { CentLevel, DollarLevel } from '../wire/orderBook.js';
 export { Faults } from './faults/faults.js';
 export { DRIFT_KINDS, DEFAULT_FAULTS, type DriftKind, type FaultSettings } from './faults/faultSettings.js';
 export type { RateLimit } from './limits/slidingWindowLimiter.js';

@@ -53,19 +53,24 @@ export async function selectMarketsLackingDetail(sql: Queryable, providers: read
     order by ${sql(c.marketId)}`;
 }
 
+/** An open market in order-book priority, and whether its book is due (never fetched, or older than the max age). */
+export type OrderBookTarget = RowOf<typeof ORDER_BOOK_TARGET> & { due: boolean };
+
 /**
- * Open markets in order-book priority: first those whose book was never fetched or is older than
+ * Open markets in order-book priority: first those whose book is due, never fetched or older than
  * `maxAgeSec` (oldest first), so every open market is visited within that period; then by traded
- * volume (latest price snapshot), then nearest close. `limit` null means all of them.
+ * volume (latest price snapshot), then nearest close. `limit` null means all of them. The sweep
+ * fetches in this order and `plan` sizes it from the same rows.
  */
 export async function selectOrderBookTargets(
   sql: Queryable,
   providers: readonly string[],
   options: { limit: number | null; maxAgeSec: number; now: Date },
-): Promise<string[]> {
+): Promise<OrderBookTarget[]> {
   const [m, p, b] = [M.col, P.col, B.col];
-  const rows = await sql<RowOf<typeof ORDER_BOOK_TARGET>[]>`
-    select ${sql.unsafe(ORDER_BOOK_TARGET.text)} from ${sql(M.table)} m
+  const olderThanMaxAge = sql`b.last_observed_at < ${options.now}::timestamptz - make_interval(secs => ${options.maxAgeSec})`;
+  return sql<OrderBookTarget[]>`
+    select ${sql.unsafe(ORDER_BOOK_TARGET.text)}, coalesce(${olderThanMaxAge}, true) as due from ${sql(M.table)} m
     left join lateral (
       select p.${sql(p.volume)} as volume from ${sql(P.table)} p
       where p.${sql(p.marketId)} = m.${sql(m.marketId)} order by p.${sql(p.observedAt)} desc limit 1
@@ -75,12 +80,10 @@ export async function selectOrderBookTargets(
       where b.${sql(b.marketId)} = m.${sql(m.marketId)} order by b.${sql(b.observedAt)} desc limit 1
     ) b on true
     where m.${sql(m.status)} = 'open' and m.${sql(m.provider)} = any(${providers as string[]}::text[])
-    order by coalesce(b.last_observed_at < ${options.now}::timestamptz - make_interval(secs => ${options.maxAgeSec}), true) desc,
-             case when b.last_observed_at < ${options.now}::timestamptz - make_interval(secs => ${options.maxAgeSec})
-                  then b.last_observed_at end asc nulls first,
+    order by due desc,
+             case when ${olderThanMaxAge} then b.last_observed_at end asc nulls first,
              p.volume desc nulls last, m.${sql(m.closeTime)} asc, m.${sql(m.marketId)}
     limit ${options.limit}`;
-  return rows.map((r) => r.marketId);
 }
 
 /**

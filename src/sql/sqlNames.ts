@@ -28,7 +28,7 @@ export interface SqlNames<T extends PgTable> {
 }
 
 /** A quoted SQL identifier: safe for any name, the same as the bare name for a lower-case one. */
-const quoteIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+export const quoteIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 // Statements call sqlNames for every batch they write: computed once per table, then looked up.
 const cache = new WeakMap<PgTable, SqlNames<PgTable>>();
@@ -57,7 +57,7 @@ export function sqlNames<T extends PgTable>(table: T): SqlNames<T> {
 }
 
 /** int8 columns: drizzle maps them to numbers (`mode: 'number'`), postgres.js returns them as strings. */
-type Int8Column = 'PgBigInt53' | 'PgBigInt64' | 'PgBigSerial53' | 'PgBigSerial64';
+export type Int8Column = 'PgBigInt53' | 'PgBigInt64' | 'PgBigSerial53' | 'PgBigSerial64';
 
 /**
  * A row of these columns as postgres.js returns them, keyed by their TS keys: the schema's

@@ -4,7 +4,7 @@ import { ALL_CATEGORIES } from '../domain/types.js';
 import { recordCoverage, type CoverageUpdate } from '../sql/recordCoverage.js';
 import { writeEvents } from '../store/writeEvents.js';
 import { writeTransaction } from '../store/writeTransaction.js';
-import { crawlPlan, type Listing } from './crawlPlan.js';
+import { crawlPlan, LISTING_PAGE_SIZE, type Listing } from './crawlPlan.js';
 import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';
 
@@ -47,14 +47,17 @@ export async function crawlListings(ctx: SyncContext): Promise<{ eventId: string
 
 async function crawlOne(ctx: SyncContext, listing: Listing, missingMarkets: { eventId: string; provider: string }[]): Promise<void> {
   const { provider, category } = listing;
-  const pages = ctx.client.iterateEvents({
-    provider,
-    // Unfiltered rather than `category=all`: the form the live service is known to answer with every event.
-    ...(category === ALL_CATEGORIES ? {} : { category }),
-    includeMarkets: true,
-    sortBy: 'beginAt',
-    sortDirection: 'asc',
-  });
+  const pages = ctx.client.iterateEvents(
+    {
+      provider,
+      // Unfiltered rather than `category=all`: the form the live service is known to answer with every event.
+      ...(category === ALL_CATEGORIES ? {} : { category }),
+      includeMarkets: true,
+      sortBy: 'beginAt',
+      sortDirection: 'asc',
+    },
+    { pageSize: LISTING_PAGE_SIZE },
+  );
   const scope = { runId: ctx.runId, provider };
   // The listing itself, then each category its events carried: coverage of what was actually seen.
   const coverage = new Map<string, CoverageUpdate>([[category, { category, pages: 0, eventsSeen: 0 }]]);

@@ -6,6 +6,12 @@ export interface Listing {
 }
 
 /**
+ * Events the crawl asks for per listing page. Every public client uses 20 and the upstream may cap
+ * pages lower (paging continues from its `pagination.end` either way); `plan` sizes listings with it.
+ */
+export const LISTING_PAGE_SIZE = 20;
+
+/**
  * The listings a crawl pages. With `all` among the categories (the default), one unfiltered listing
  * per provider: it is the only one that shows events in categories outside the documented list
  * (the live service sends "climate & science", for one), and it costs the fewest requests, since
@@ -14,4 +20,13 @@ export interface Listing {
 export function crawlPlan(providers: readonly string[], categories: readonly string[]): Listing[] {
   const wanted = (categories.includes(ALL_CATEGORIES) ? [ALL_CATEGORIES] : categories) as Category[];
   return providers.flatMap((provider) => wanted.map((category) => ({ provider, category })));
+}
+
+/**
+ * Requests one crawl of a listing of `eventsListed` events takes at pages of `pageSize`: the
+ * upstream says `hasNext: false` on the page that reaches its total, and an empty listing still
+ * takes one request to learn that it is empty.
+ */
+export function listingPages(eventsListed: number, pageSize = LISTING_PAGE_SIZE): number {
+  return Math.max(1, Math.ceil(eventsListed / pageSize));
 }

@@ -6,8 +6,6 @@ export interface BatchOptions<T> {
   batchSize: number;
   /** Checked before each batch; calls it drops (ApiRequestAbortedError) end the work without error. */
   signal?: AbortSignal | undefined;
-  /** Checked before each batch: true ends the work early, without error. */
-  stopWhen?: (() => boolean) | undefined;
   onNotFound?: (item: T) => void;
   now: () => Date;
 }
@@ -44,7 +42,7 @@ export async function fetchInBatches<T, R>(
     });
     return fetched;
   };
-  const shouldStop = () => options.signal?.aborted === true || options.stopWhen?.() === true;
+  const shouldStop = () => options.signal?.aborted === true;
 
   let next = items.length > 0 && !shouldStop() ? fetchBatch(0) : undefined;
   for (let from = 0; next; from += options.batchSize) {

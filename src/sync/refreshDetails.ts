@@ -1,17 +1,12 @@
 import { ApiNotFoundError } from '../api/client/index.js';
 import { ENDPOINTS } from '../api/endpoints/requests.js';
 import type { Checked, Event, Market } from '../domain/types.js';
-import {
-  selectClosingMarkets,
-  selectMarketsLackingDetail,
-  selectStaleEvents,
-  selectStaleMarkets,
-  type MarketTarget,
-} from '../sql/selectSyncTargets.js';
+import { selectStaleEvents, type MarketTarget } from '../sql/selectSyncTargets.js';
 import { writeEvents } from '../store/writeEvents.js';
 import { writeMarkets } from '../store/writeMarkets.js';
 import { fetchInBatches } from './fetchInBatches.js';
 import { isAbortOf } from './isAbortOf.js';
+import { marketsToFetch, selectMarketDetailTargets, type ClosingWindow } from './marketDetailTargets.js';
 import type { SyncContext } from './SyncContext.js';
 
 /**
@@ -73,16 +68,10 @@ export async function refreshStaleEvents(ctx: SyncContext, cycleStart: Date): Pr
  * records so far lacked metadata, and (with `closingWindow`) open markets around their close time:
  * fetched one by one from GET /markets/{id}.
  */
-export async function refreshStaleMarkets(
-  ctx: SyncContext,
-  seenSince: Date,
-  closingWindow?: { aheadSec: number; behindSec: number },
-): Promise<void> {
+export async function refreshStaleMarkets(ctx: SyncContext, seenSince: Date, closingWindow?: ClosingWindow): Promise<void> {
   if (ctx.signal?.aborted) return;
-  const stale = await selectStaleMarkets(ctx.sql, ctx.providers, seenSince);
-  const lacking = await selectMarketsLackingDetail(ctx.sql, ctx.providers);
-  const closing = closingWindow ? await selectClosingMarkets(ctx.sql, ctx.providers, { now: ctx.now(), ...closingWindow }) : [];
-  const targets = [...new Map([...stale, ...lacking, ...closing].map((t) => [t.marketId, t])).values()];
+  const closing = closingWindow && { ...closingWindow, now: ctx.now };
+  const targets = marketsToFetch(await selectMarketDetailTargets(ctx.sql, ctx.providers, seenSince, closing));
   await fetchInBatches<MarketTarget, Checked<Market>>(
     targets,
     (t) => ctx.client.getMarket(t.marketId),

@@ -10,10 +10,13 @@ import { assessIntake } from './assessIntake.js';
 import { SyncTotals } from './syncTotals.js';
 import type { SyncContext } from './SyncContext.js';
 
+/** Items fetched per write transaction in the detail and order-book phases unless a job says otherwise (the service's jobs do not). */
+export const DEFAULT_BATCH_SIZE = 50;
+
 export interface JobOptions {
   providers: readonly string[];
   categories: readonly string[];
-  /** Items fetched per write transaction in the detail and order-book phases. Default 50. */
+  /** Items fetched per write transaction in the detail and order-book phases. Default DEFAULT_BATCH_SIZE. */
   batchSize?: number;
   /** Aborting stops the job after the page or batch in flight commits or rolls back. */
   signal?: AbortSignal | undefined;
@@ -68,7 +71,7 @@ export async function runJob(
     categories: options.categories,
     now,
     totals,
-    batchSize: options.batchSize ?? 50,
+    batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     signal: options.signal,
     fence: options.fence,
     progress: options.progress ?? (() => {}),

@@ -1,6 +1,7 @@
 import { ENDPOINTS } from '../api/endpoints/requests.js';
 import { selectOrderBookTargets } from '../sql/selectSyncTargets.js';
 import { writeOrderBooks, type FetchedOrderBooks } from '../store/writeOrderBooks.js';
+import { linkSignals } from '../signals/linkSignals.js';
 import { fetchInBatches } from './fetchInBatches.js';
 import type { SyncContext } from './SyncContext.js';
 
@@ -9,7 +10,10 @@ export interface SweepOptions {
   limit: number | null;
   /** Books older than this come first, so each open market is visited at least once per period. Default 3600. */
   maxAgeSec?: number;
-  /** Stop starting new batches at this instant (a scheduled sweep hands over to the next tick). */
+  /**
+   * The next tick of the sweep's schedule: at handOverAtMs before it, requests still waiting for
+   * the rate limit are dropped (never sent), what arrived is written and the sweep ends.
+   */
   deadline?: Date;
 }
 
@@ -34,6 +38,40 @@ export const REJECTED_BOOK_LEVELS = LEVELS_PER_WRITE / 10;
  */
 export const BOOKS_PER_FETCH = 16;
 
+/** Books one fetch batch of the sweep holds, for a run's `batchSize`: `plan` replays the sweep's batches with it. */
+export function booksPerBatch(batchSize: number): number {
+  return Math.min(batchSize, BOOKS_PER_FETCH);
+}
+
+/**
+ * When a sweep started at `startMs` hands over to the tick due at `deadlineMs`: a tenth of the span
+ * before it (at most 2 s), left for the last write and the run's end, so the next tick finds the
+ * job free. A sweep that only checked its deadline between batches sent its last batch across it
+ * whenever the rate limit held that batch back, and node-cron skipped the next tick, finding the
+ * sweep still running: half the ticks, and about half the book budget, were lost that way.
+ */
+export function handOverAtMs(startMs: number, deadlineMs: number): number {
+  return deadlineMs - Math.min(MAX_HAND_OVER_MS, (deadlineMs - startMs) / 10);
+}
+
+const MAX_HAND_OVER_MS = 2_000;
+
+/** Longest delay a timer takes (2^31 - 1 ms, 24.8 days): a deadline further away is no deadline. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Aborts at the sweep's hand-over; `dispose` clears the timer. A timer rather than
+ * AbortSignal.timeout: that takes whole milliseconds only, and runs on a clock tests cannot move.
+ */
+function handOverSignal(startMs: number, deadline: Date | undefined): { signal?: AbortSignal; dispose: () => void } {
+  const delayMs = deadline === undefined ? Infinity : handOverAtMs(startMs, deadline.getTime()) - startMs;
+  if (delayMs > MAX_TIMER_MS) return { dispose: () => {} };
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error('the sweep handed over to its next tick')), Math.max(0, delayMs));
+  timer.unref();
+  return { signal: controller.signal, dispose: () => clearTimeout(timer) };
+}
+
 /**
  * Fetches the order books of open markets in priority order (stale first, then volume, then
  * nearest close), writing them in transactions of about LEVELS_PER_WRITE levels (a crash loses at
@@ -42,11 +80,14 @@ export const BOOKS_PER_FETCH = 16;
  */
 export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): Promise<number> {
   if (ctx.signal?.aborted) return 0;
-  const targets = await selectOrderBookTargets(ctx.sql, ctx.providers, {
+  const startMs = Date.now();
+  const rows = await selectOrderBookTargets(ctx.sql, ctx.providers, {
     limit: options.limit,
     maxAgeSec: options.maxAgeSec ?? 3600,
     now: ctx.now(),
   });
+  // Only the ids are held for the sweep's whole run.
+  const targets = rows.map((r) => r.marketId);
   let done = 0;
   let pending: FetchedOrderBooks[] = [];
   let pendingLevels = 0;
@@ -59,10 +100,14 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
     done += fetches.reduce((n, f) => n + f.books.length, 0);
     ctx.progress(`order books ${done}/${targets.length}`);
   };
+  // The hand-over drops the sweep's own calls only, through a view of the client; a stop of the run still drops them too.
+  const handOver = handOverSignal(startMs, options.deadline);
+  const stop = linkSignals([ctx.signal, handOver.signal].filter((s): s is AbortSignal => s !== undefined));
+  const client = ctx.client.withSignal(handOver.signal);
   try {
     await fetchInBatches(
       targets,
-      (marketId) => ctx.client.getOrderBook(marketId),
+      (marketId) => client.getOrderBook(marketId),
       async (results, observedAt) => {
         const books = results.map((r) => r.result);
         pending.push({ books, observedAt });
@@ -70,14 +115,15 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
         if (pendingLevels >= LEVELS_PER_WRITE) await flush();
       },
       {
-        batchSize: Math.min(ctx.batchSize, BOOKS_PER_FETCH),
-        signal: ctx.signal,
+        batchSize: booksPerBatch(ctx.batchSize),
+        signal: stop.signal,
         now: ctx.now,
         onNotFound: () => void ctx.totals.notFound++,
-        stopWhen: options.deadline ? () => Date.now() >= options.deadline!.getTime() : undefined,
       },
     );
   } finally {
+    handOver.dispose();
+    stop.dispose();
     await flush();
   }
   return done;

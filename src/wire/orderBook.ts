@@ -50,3 +50,15 @@ export function readCentLevel(level: unknown): WireLevel | null {
 export function readDollarLevel(level: unknown): WireLevel | null {
   return readPair(level, 1, (v) => (typeof v === 'number' && Number.isFinite(v) ? v : isDecimalText(v) ? v : null));
 }
+
+/**
+ * A cent level exactly as the service sends it: `[price_cents, size]`, whole cents 0..100 (the
+ * cent arrays round the price), a size above zero that may have decimals (659518.58).
+ */
+export const centLevelSchema = z.tuple([z.int().min(0).max(100), z.number().positive()]);
+
+/** A dollar level exactly as sent since 2026-03: `["0.9950", size]`, the price as 4-decimal dollars. */
+export const dollarLevelSchema = z.tuple([z.string().regex(/^[01]\.\d{4}$/), z.number().positive()]);
+
+export type CentLevel = z.output<typeof centLevelSchema>;
+export type DollarLevel = z.output<typeof dollarLevelSchema>;

@@ -10,7 +10,7 @@ export const label = z.string().max(LIMITS.idChars);
 export const text = z.string().max(LIMITS.textChars);
 
 /** Unix seconds, possibly fractional, within what JS Date and Postgres timestamptz both represent. */
-const secondsNumber = z.number().min(0).max(LIMITS.maxUnixSec);
+export const secondsNumber = z.number().min(0).max(LIMITS.maxUnixSec);
 
 /**
  * Unix seconds written as a string, possibly fractional ("1784692980.306"), as events send
@@ -56,6 +56,9 @@ const formattedDecimalString = z
   .refine((s) => PLAIN_DECIMAL.test(s) || GROUPED_DECIMAL.test(s), {
     error: expected('a decimal number, optionally with thousands separators'),
   });
+
+/** A string without NUL (which Postgres text cannot hold): what the exact shapes send as text. */
+export const NO_NUL = /^[^\u0000]*$/;
 
 /** JSON numbers: zod 4 already refuses NaN and ±Infinity. */
 export const nonNegativeNumber = z.number().min(0);

@@ -7,6 +7,7 @@ import { event, market, ok } from '../helpers/domainFixtures.js';
 import { captureLogger, startTestService } from '../helpers/serviceHarness.js';
 import { startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
+import { installCronClock } from './cronClock.js';
 import type postgres from 'postgres';
 
 const db = await useTestDatabase();
@@ -15,7 +16,7 @@ const page = (id: string) => ({ runId: null, endpoint: '/events', events: [ok(ev
 let sim: Simulator;
 beforeAll(async () => {
   // Slow enough that a crawl is still running when the test takes its lease away.
-  ({ sim } = await startHarness({ seed: 13, markets: 600, maxPageSize: 20, faults: { latencyMs: 60 } }));
+  ({ sim } = await startHarness({ seed: 13, markets: 600, maxPageSize: 20, faults: { latencyMs: 60 }, nowMs: () => Date.now() }));
 });
 afterAll(() => sim.stop());
 
@@ -60,46 +61,47 @@ describe('job lease fencing', () => {
   it('the service: a run whose lease is taken over stops, commits nothing more, and the job is not run again meanwhile', async () => {
     const own = await createTestDatabase();
     const { logger, lines } = captureLogger();
-    const { service } = await startTestService(sim, own.url, {
-      logger,
-      categories: ['all'],
-      // Only the crawl writes here, so any row written after the takeover would be its own.
-      schedules: { details: '0 0 1 1 *', orderbooks: '0 0 1 1 *' },
-    });
+    const clock = installCronClock(new Date(sim.world.nowSec * 1000));
     try {
-      // A crawl that has written some pages and is still running.
-      await expect
-        .poll(
-          async () =>
-            (await dataRows(own.sql))!.events > 0
-              ? (await own.sql`select 1 from prediction.ingest_runs where job = 'crawl' and status = 'running'`).length
-              : 0,
-          {
-            timeout: 30_000,
-            interval: 20,
-          },
-        )
-        .toBe(1);
-      const [running] = await own.sql`select run_id from prediction.ingest_runs where job = 'crawl' and status = 'running'`;
-      await takeOver(own.sql, 'crawl');
-      const atTakeover = await dataRows(own.sql);
+      const { service } = await startTestService(sim, own.url, {
+        logger,
+        categories: ['all'],
+        // Only the crawl writes here, so any row written after the takeover would be its own.
+        schedules: { details: '0 0 1 1 *', orderbooks: '0 0 1 1 *' },
+      });
+      try {
+        clock.watchNewTasks();
+        // A crawl that has written some pages and is still running (the simulator's latency is real time).
+        const t1 = clock.advanceToNextSecond();
+        const running = await clock.until('a crawl that has written pages and is still running', async () =>
+          (await dataRows(own.sql))!.events > 0
+            ? (await own.sql`select run_id from prediction.ingest_runs where job = 'crawl' and status = 'running'`)[0]
+            : null,
+        );
+        await takeOver(own.sql, 'crawl');
+        const atTakeover = await dataRows(own.sql);
 
-      await expect
-        .poll(async () => (await own.sql`select status from prediction.ingest_runs where run_id = ${running!.run_id}`)[0]!.status, {
-          timeout: 30_000,
-        })
-        .not.toBe('running');
-      const [run] = await own.sql`select status, error from prediction.ingest_runs where run_id = ${running!.run_id}`;
-      expect(['aborted', 'failed']).toContain(run!.status);
-      await new Promise((r) => setTimeout(r, 2_000));
-      expect(await dataRows(own.sql)).toEqual(atTakeover);
-      // Ticks meanwhile find the lease held by the intruder: no new crawl run.
-      const later = await own.sql`select run_id from prediction.ingest_runs where job = 'crawl' and run_id > ${running!.run_id}`;
-      expect(later).toEqual([]);
-      expect(lines.some((l) => l.msg === 'job stopped: it lost its lease')).toBe(true);
-      expect(lines.some((l) => l.msg === 'job is still running on another instance; tick skipped')).toBe(true);
+        const [run] = await clock.until('the crawl to end', async () => {
+          const rows = await own.sql`select status, error from prediction.ingest_runs where run_id = ${running.run_id}`;
+          return rows[0]!.status === 'running' ? null : rows;
+        });
+        expect(['aborted', 'failed']).toContain(run!.status);
+        expect(await dataRows(own.sql)).toEqual(atTakeover);
+
+        // Its tick ends once the run is recorded and logged.
+        await clock.until('the first tick done', () => clock.outcomes(t1).length === 1);
+        expect(lines.filter((l) => l.msg === 'job stopped: it lost its lease').map((l) => l.job)).toEqual(['crawl']);
+        // Three more ticks find the lease held by the intruder: no new crawl run, nothing written.
+        for (let i = 0; i < 3; i++) await clock.tick();
+        expect(await dataRows(own.sql)).toEqual(atTakeover);
+        const later = await own.sql`select run_id from prediction.ingest_runs where job = 'crawl' and run_id > ${running.run_id}`;
+        expect(later).toEqual([]);
+        expect(lines.filter((l) => l.msg === 'job is still running on another instance; tick skipped').length).toBe(3);
+      } finally {
+        await service.stop();
+      }
     } finally {
-      await service.stop();
+      clock.uninstall();
       await own.close();
     }
   });

@@ -1,36 +1,36 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../src/domain/types.js';
 import type { Sql } from '../../src/db/connect.js';
 import type { LiveMarket, LiveOrderBook, Simulator } from '../../src/simulator/index.js';
 import { sample } from '../ops/promText.js';
-import { captureLogger, startTestService, type LogLine } from '../helpers/serviceHarness.js';
+import { captureLogger, startTestService } from '../helpers/serviceHarness.js';
 import { startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
+import { installCronClock, type CronClock } from './cronClock.js';
 
 /**
  * The scheduled service against the simulator speaking what the live service sends today, crawling
  * unfiltered (`all`): what it stores, and how a run that rejects too much shows in the run table,
- * the log, /metrics and /readyz, and clears again.
+ * the log, /metrics and /readyz, and clears again. On a fake clock (see cronClock.ts): the test
+ * ticks, and each tick is done (its runs finished) before the test looks.
  */
 let sim: Simulator;
 
 beforeAll(async () => {
-  ({ sim } = await startHarness({ shape: 'live', seed: 7, markets: 120 }));
+  ({ sim } = await startHarness({ shape: 'live', seed: 7, markets: 120, nowMs: () => Date.now() }));
 });
 afterAll(() => sim.stop());
 
 const JOBS = ['crawl', 'details', 'orderbooks'] as const;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `probe` every 100 ms until it returns something truthy; fails naming `what` (and the last value seen) after `timeoutMs`. */
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(100);
-  }
+let clock: CronClock;
+afterEach(() => clock.uninstall());
+/** The fake clock, from the simulated world's start, and the service's tasks watched. */
+async function startOnClock(...args: Parameters<typeof startTestService>) {
+  clock = installCronClock(new Date(sim.world.nowSec * 1000));
+  const started = await startTestService(...args);
+  clock.watchNewTasks();
+  return started;
 }
 
 async function get(url: string): Promise<{ status: number; text: string }> {
@@ -62,13 +62,13 @@ describe('the service on the live shapes, crawling every category', () => {
   it('fills events of every category, markets, prices and books; its runs succeed, /readyz is 200 and nothing is degraded', async () => {
     const db = await createTestDatabase();
     const { logger, lines } = captureLogger();
-    const { service } = await startTestService(sim, db.url, { categories: ['all'], logger });
+    const { service } = await startOnClock(sim, db.url, { categories: ['all'], logger });
     let stopped = false;
     try {
       // Open markets whose book the sweep must store: a book, or "no book" (null) for the others.
       const open = listedMarketIds().filter((id) => sim.world.market(id)!.status === 'open');
       expect(open.length).toBeGreaterThan(0);
-      await until('two finished runs of each job and a book for every open market', async () => {
+      await clock.tickUntil('two finished runs of each job and a book for every open market', async () => {
         const runs = await finishedRuns(db.sql);
         const [{ books }] =
           (await db.sql`select count(distinct market_id)::int as books from prediction.orderbook_snapshots`) as unknown as [
@@ -76,10 +76,9 @@ describe('the service on the live shapes, crawling every category', () => {
           ];
         return JOBS.every((job) => runs.filter((r) => r.job === job).length >= 2) && books === open.length;
       });
-      const ready = await until('/readyz 200', async () => {
-        const r = await readyz(service.opsUrl);
-        return r.status === 200 ? r : null;
-      });
+      // Each tick is done when the test looks: what its runs did shows at once.
+      const ready = await readyz(service.opsUrl);
+      expect(ready.status).toBe(200);
       expect(ready.body.ready).toBe(true);
       for (const job of JOBS) expect(ready.body.checks[`job:${job}`]!.ok).toBe(true);
       for (const job of JOBS) expect(await degradedGauge(service.opsUrl, job)).toBe(0);
@@ -161,16 +160,16 @@ describe('the service on the live shapes, crawling every category', () => {
   it('a crawl that rejects most of what it reads is degraded: logged at error, gauge 1, /readyz 503 naming it; all clear again after a clean crawl', async () => {
     const db = await createTestDatabase();
     const { logger, lines } = captureLogger();
-    const { service } = await startTestService(sim, db.url, { categories: ['all'], logger });
+    const { service } = await startOnClock(sim, db.url, { categories: ['all'], logger });
     try {
-      await until('a first successful crawl', async () =>
+      await clock.tickUntil('a first successful crawl', async () =>
         (await finishedRuns(db.sql)).some((r) => r.job === 'crawl' && r.status === 'succeeded'),
       );
       expect(await degradedGauge(service.opsUrl, 'crawl')).toBe(0);
 
       sim.faults.set({ malformedRate: 0.6 });
       const faultAt = new Date();
-      const degraded = await until('a degraded crawl started after the fault', async () =>
+      const degraded = await clock.tickUntil('a degraded crawl started after the fault', async () =>
         (await finishedRuns(db.sql)).find((r) => r.job === 'crawl' && r.started_at > faultAt),
       );
       // The first crawl that read the malformed listings is degraded, with the reason in error.
@@ -178,23 +177,20 @@ describe('the service on the live shapes, crawling every category', () => {
       expect(degraded.error).toMatch(/^rejected \d+ of \d+ records \(\d+\.\d %, more than 5 %\); .*most common reasons: .+ \(\d+\)/);
 
       // Its log line: error level, "job degraded: <reason>", naming the job and the run.
-      const line = await until<LogLine>('the log line of the degraded run', async () =>
-        lines.find((l) => l.runId === Number(degraded.run_id)),
-      );
-      expect({ level: line.level, job: line.job, status: line.status, msg: line.msg }).toEqual({
+      const line = lines.find((l) => l.runId === Number(degraded.run_id));
+      expect(line).toBeDefined();
+      expect({ level: line!.level, job: line!.job, status: line!.status, msg: line!.msg }).toEqual({
         level: 'error',
         job: 'crawl',
         status: 'degraded',
         msg: `job degraded: ${degraded.error}`,
       });
-      expect(line.msg.startsWith('job degraded:')).toBe(true);
+      expect(line!.msg.startsWith('job degraded:')).toBe(true);
 
       // While the upstream stays malformed every crawl is degraded: gauge 1, and /readyz fails the crawl's check with the reason.
-      await until('prediction_job_degraded{job="crawl"} 1', async () => (await degradedGauge(service.opsUrl, 'crawl')) === 1);
-      const notReady = await until('/readyz 503 on the degraded crawl', async () => {
-        const r = await readyz(service.opsUrl);
-        return r.status === 503 && r.body.checks['job:crawl']?.detail?.startsWith('latest run degraded:') ? r : null;
-      });
+      expect(await degradedGauge(service.opsUrl, 'crawl')).toBe(1);
+      const notReady = await readyz(service.opsUrl);
+      expect(notReady.status).toBe(503);
       expect(notReady.body.ready).toBe(false);
       expect(notReady.body.checks['job:crawl']!.ok).toBe(false);
       expect(notReady.body.checks['job:crawl']!.detail).toMatch(
@@ -204,15 +200,13 @@ describe('the service on the live shapes, crawling every category', () => {
 
       sim.faults.set({ malformedRate: 0 });
       const clearedAt = new Date();
-      const clean = await until('a crawl started after the upstream recovered', async () =>
+      const clean = await clock.tickUntil('a crawl started after the upstream recovered', async () =>
         (await finishedRuns(db.sql)).find((r) => r.job === 'crawl' && r.started_at > clearedAt),
       );
       expect([clean.status, clean.error]).toEqual(['succeeded', null]);
-      await until('prediction_job_degraded{job="crawl"} back to 0', async () => (await degradedGauge(service.opsUrl, 'crawl')) === 0);
-      const ready = await until('/readyz 200 again', async () => {
-        const r = await readyz(service.opsUrl);
-        return r.status === 200 ? r : null;
-      });
+      expect(await degradedGauge(service.opsUrl, 'crawl')).toBe(0);
+      const ready = await readyz(service.opsUrl);
+      expect(ready.status).toBe(200);
       expect(ready.body.checks['job:crawl']!.ok).toBe(true);
       expect(ready.body.checks['job:crawl']!.detail).toMatch(/^last success \d+ s ago/);
     } finally {

@@ -8,6 +8,7 @@ import { proxyDatabase, type TcpProxy } from '../ops/tcpProxy.js';
 import { startTestService } from '../helpers/serviceHarness.js';
 import { startHarness } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
+import { installCronClock } from './cronClock.js';
 
 let sim: Simulator;
 let proxy: TcpProxy;
@@ -15,7 +16,7 @@ let proxiedUrl: string;
 
 beforeAll(async () => {
   const db = await useTestDatabase();
-  ({ sim } = await startHarness({ seed: 3, markets: 40 }));
+  ({ sim } = await startHarness({ seed: 3, markets: 40, nowMs: () => Date.now() }));
   ({ proxy, url: proxiedUrl } = await proxyDatabase(db.url));
 });
 afterAll(async () => {
@@ -29,51 +30,42 @@ async function healthz(opsUrl: string): Promise<{ status: number; body: { status
   return { status: res.status, body: (await res.json()) as never };
 }
 
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 describe('service liveness', () => {
-  it('fails /healthz while the database is gone for more than 3 periods, and recovers', async () => {
+  it('fails /healthz once the database has been gone for more than 3 periods, and recovers', async () => {
+    // A fake clock (see cronClock.ts): every job ticks each second, so 3 s without progress is a stall.
+    const clock = installCronClock(new Date(sim.world.nowSec * 1000));
     const { service, client } = await startTestService(sim, proxiedUrl);
     try {
-      // Every job ticks each second: 3 s without progress is a stall.
-      expect(
-        (
-          await until(
-            () => healthz(service.opsUrl),
-            (h) => h.status === 200,
-            10_000,
-          )
-        ).status,
-      ).toBe(200);
+      clock.watchNewTasks();
+      const t1 = await clock.tick();
+      expect((await healthz(service.opsUrl)).status).toBe(200);
+
+      // From here no tick can reach the database: the last progress was at t1.
       await proxy.stop();
-      const stalled = await until(
-        () => healthz(service.opsUrl),
-        (h) => h.status === 503,
-        45_000,
-      );
+      const statusAt = async (second: Date) => {
+        clock.advance(second.getTime() - Date.now());
+        return healthz(service.opsUrl);
+      };
+      expect((await statusAt(new Date(t1.getTime() + 3_000))).status).toBe(200);
+      const stalled = await statusAt(new Date(t1.getTime() + 4_000));
       expect(stalled.status).toBe(503);
       expect(stalled.body.status).toBe('stalled');
       expect(Object.values(stalled.body.checks ?? {}).every((c) => !c.ok)).toBe(true);
+
+      // Back: the pool reconnects as its backoff allows (on the fake clock too), and a tick makes progress.
       await proxy.start();
-      expect(
-        (
-          await until(
-            () => healthz(service.opsUrl),
-            (h) => h.status === 200,
-            45_000,
-          )
-        ).status,
-      ).toBe(200);
+      let recovered = false;
+      for (let second = 0; second < 60 && !recovered; second++) {
+        clock.advanceToNextSecond();
+        // Room for the tick to reach the database; a connection still waiting out its backoff gets the next second.
+        recovered = await clock.until('/healthz 200', async () => (await healthz(service.opsUrl)).status === 200, 250).catch(() => false);
+      }
+      expect(recovered).toBe(true);
     } finally {
-      await service.stop();
+      // Connections of the pool may still wait out their reconnect backoff, on the fake clock.
+      await clock.runUntilSettled(service.stop());
       await client.close();
+      clock.uninstall();
     }
-  }, 150_000);
+  });
 });

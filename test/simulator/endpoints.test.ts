@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { crawl, get } from './http.js';
-import { eventSchema, gatewayErrorSchema, marketSchema, orderBookSchema, paginationSchema, serviceErrorSchema } from './wireSchemas.js';
+import { gatewayErrorBodySchema, serviceErrorBodySchema } from '../../src/wire/errorBodies.js';
+import { exactPaginationSchema } from '../../src/wire/pagination.js';
+import { specOrderBookSchema } from '../../src/wire/specShapes.js';
+import { simulatedSpecEventSchema, simulatedSpecMarketSchema } from './wireSchemas.js';
 import { z } from 'zod';
 
 let sim: Simulator;
@@ -17,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => sim.stop());
 
-const listSchema = z.strictObject({ data: z.array(eventSchema), pagination: paginationSchema });
+const listSchema = z.strictObject({ data: z.array(simulatedSpecEventSchema), pagination: exactPaginationSchema });
 
 describe('endpoint shapes', () => {
   it('GET /events: spec shape, polymarket by default, a full page of maxPageSize, no markets by default', async () => {
@@ -61,7 +64,7 @@ describe('endpoint shapes', () => {
   it('GET /events/{id}: a bare event, with markets on request', async () => {
     const id = sim.world.listEvents({ provider: 'kalshi', category: 'all' })[0]!.eventId;
     const r = await get(sim, `/events/${id}`);
-    expect(eventSchema.parse(r.body)).toEqual(sim.world.eventJson(id));
+    expect(simulatedSpecEventSchema.parse(r.body)).toEqual(sim.world.eventJson(id));
     expect(r.body).not.toHaveProperty('markets');
     const withMarkets = await get(sim, `/events/${id}?includeMarkets=true`);
     expect(withMarkets.body.markets).toHaveLength(sim.world.event(id)!.marketIds.length);
@@ -71,13 +74,15 @@ describe('endpoint shapes', () => {
     const eventId = sim.world.addEvent({ provider: 'polymarket', category: 'economics', marketCount: 45 });
     const { items, pages } = await crawl(sim, `/events/${eventId}/markets`, 100);
     expect(pages.map((p) => p.body.data.length)).toEqual([20, 20, 5]);
-    expect(items.map((m) => marketSchema.parse(m).marketId)).toEqual(sim.world.event(eventId)!.marketIds);
+    expect(items.map((m) => simulatedSpecMarketSchema.parse(m).marketId)).toEqual(sim.world.event(eventId)!.marketIds);
   });
 
   it('GET /markets/{id} and /orderbook/{id} (null for closed markets)', async () => {
     const open = sim.world.markets().find((m) => m.status === 'open' && m.hasBook)!;
-    expect(marketSchema.parse((await get(sim, `/markets/${open.marketId}`)).body)).toEqual(sim.world.marketJson(open.marketId));
-    const book = orderBookSchema.parse((await get(sim, `/orderbook/${open.marketId}`)).body);
+    expect(simulatedSpecMarketSchema.parse((await get(sim, `/markets/${open.marketId}`)).body)).toEqual(
+      sim.world.marketJson(open.marketId),
+    );
+    const book = specOrderBookSchema.parse((await get(sim, `/orderbook/${open.marketId}`)).body);
     expect(book).toEqual(sim.world.orderBookJson(open.marketId));
     const closed = sim.world.markets().find((m) => m.status === 'closed')!;
     const r = await get(sim, `/orderbook/${closed.marketId}`);
@@ -89,7 +94,7 @@ describe('endpoint shapes', () => {
     const target = sim.world.listEvents({ provider: 'kalshi', category: 'all' })[0]!;
     const word = target.title.split(' ')[0]!.toUpperCase();
     const r = await get(sim, `/events/search?provider=kalshi&query=${encodeURIComponent(word)}&limit=20`);
-    const data = z.strictObject({ data: z.array(eventSchema) }).parse(r.body).data;
+    const data = z.strictObject({ data: z.array(simulatedSpecEventSchema) }).parse(r.body).data;
     expect(data.map((e) => e.eventId)).toContain(target.eventId);
     for (const e of data) expect(e.metadata!.title.toLowerCase()).toContain(word.toLowerCase());
     const one = await get(sim, `/events/search?provider=kalshi&query=${encodeURIComponent(word)}&limit=1`);
@@ -100,7 +105,7 @@ describe('endpoint shapes', () => {
     const a = await get(sim, '/events/suggested/9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin');
     const again = await get(sim, '/events/suggested/9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin');
     const other = await get(sim, '/events/suggested/another-key');
-    const data = z.strictObject({ data: z.array(eventSchema) }).parse(a.body).data;
+    const data = z.strictObject({ data: z.array(simulatedSpecEventSchema) }).parse(a.body).data;
     expect(data.length).toBeGreaterThanOrEqual(3);
     for (const e of data) expect(e).toMatchObject({ isRecommended: true, isActive: true });
     expect(again.body).toEqual(a.body);
@@ -179,7 +184,7 @@ describe('errors', () => {
   ])('400 for %s', async (path, param) => {
     const r = await get(sim, path);
     expect(r.status).toBe(400);
-    expect(serviceErrorSchema.parse(r.body)).toMatchObject({ type: 'invalid_request_error', param });
+    expect(serviceErrorBodySchema.parse(r.body)).toMatchObject({ type: 'invalid_request_error', param });
   });
 
   it('accepts the bounds themselves', async () => {
@@ -193,17 +198,17 @@ describe('errors', () => {
     async (path) => {
       const r = await get(sim, path);
       expect(r.status).toBe(404);
-      expect(serviceErrorSchema.parse(r.body).type).toBe('not_found_error');
+      expect(serviceErrorBodySchema.parse(r.body).type).toBe('not_found_error');
     },
   );
 
   it('404 outside the base path (gateway shape) and 405 for other methods', async () => {
     const r = await get(sim, '/../../other');
     expect(r.status).toBe(404);
-    gatewayErrorSchema.parse(r.body);
+    gatewayErrorBodySchema.parse(r.body);
     const post = await fetch(`${sim.url}/events`, { method: 'POST', headers: { 'x-api-key': 'test-key' } });
     expect(post.status).toBe(405);
-    serviceErrorSchema.parse(await post.json());
+    serviceErrorBodySchema.parse(await post.json());
   });
 
   it('keeps resolved events readable by id while the listing drops them', async () => {

@@ -3,7 +3,9 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { get } from './http.js';
-import { eventSchema, marketSchema, orderBookSchema, serviceErrorSchema } from './wireSchemas.js';
+import { serviceErrorBodySchema } from '../../src/wire/errorBodies.js';
+import { specOrderBookSchema } from '../../src/wire/specShapes.js';
+import { simulatedSpecEventSchema, simulatedSpecMarketSchema } from './wireSchemas.js';
 
 let sims: Simulator[] = [];
 afterEach(async () => {
@@ -23,7 +25,7 @@ describe('request faults', () => {
     for (let i = 0; i < 30; i++) {
       const r = await get(sim, '/events');
       statuses.add(r.status);
-      expect(serviceErrorSchema.parse(r.body).type).toBe('api_error');
+      expect(serviceErrorBodySchema.parse(r.body).type).toBe('api_error');
     }
     expect([...statuses].sort()).toEqual([500, 502, 503]);
     // Injected 5xx count against the limit: the upstream spent the quota before failing.
@@ -81,11 +83,11 @@ describe('record faults', () => {
     const twin = await start({ faults: { malformedRate: 1 } });
     const r = await get(sim, '/events?includeMarkets=true');
     for (const e of r.body.data) {
-      expect(eventSchema.safeParse(e).success).toBe(false);
+      expect(simulatedSpecEventSchema.safeParse(e).success).toBe(false);
       // Unreadable for the tolerant reader too: a defect is never a mere unfamiliar value.
       expect(parseEvent(e, { provider: null }).ok).toBe(false);
       for (const m of e.markets) {
-        expect(marketSchema.safeParse(m).success).toBe(false);
+        expect(simulatedSpecMarketSchema.safeParse(m).success).toBe(false);
         expect(parseMarket(m, { eventId: null }).ok).toBe(false);
       }
     }
@@ -99,15 +101,15 @@ describe('record faults', () => {
     const marketId = r.body.data
       .flatMap((e: { markets: { marketId: unknown }[] }) => e.markets)
       .find((m: { marketId: unknown }) => typeof m.marketId === 'string').marketId;
-    marketSchema.parse((await get(sim, `/markets/${marketId}`)).body);
-    eventSchema.parse((await get(sim, `/events/${r.body.data[0].eventId}`)).body);
+    simulatedSpecMarketSchema.parse((await get(sim, `/markets/${marketId}`)).body);
+    simulatedSpecEventSchema.parse((await get(sim, `/events/${r.body.data[0].eventId}`)).body);
   });
 
   it('malformedRate 0.3 breaks about that share, deterministically by id', async () => {
     const sim = await start({ faults: { malformedRate: 0.3 } });
     const { data } = (await get(sim, '/events?start=0&end=20&includeMarkets=true')).body;
     const markets = data.flatMap((e: { markets: unknown[] }) => e.markets);
-    const bad = markets.filter((m: unknown) => !marketSchema.safeParse(m).success).length;
+    const bad = markets.filter((m: unknown) => !simulatedSpecMarketSchema.safeParse(m).success).length;
     expect(bad).toBeGreaterThan(0);
     expect(bad).toBeLessThan(markets.length);
   });
@@ -117,7 +119,7 @@ describe('record faults', () => {
     const market = sim.world.markets().find((m) => m.status === 'open' && m.hasBook)!;
     expect((await get(sim, `/orderbook/${market.marketId}`)).text).toBe('null');
     sim.faults.set({ nullBookRate: 0 });
-    orderBookSchema.parse((await get(sim, `/orderbook/${market.marketId}`)).body);
+    specOrderBookSchema.parse((await get(sim, `/orderbook/${market.marketId}`)).body);
   });
 
   it('drift emits the upstream drifted shapes, kind by kind', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { get } from './http.js';
-import { gatewayErrorSchema } from './wireSchemas.js';
+import { gatewayErrorBodySchema } from '../../src/wire/errorBodies.js';
 
 let sim: Simulator | undefined;
 afterEach(async () => {
@@ -15,7 +15,7 @@ describe('auth', () => {
     for (const key of ['wrong', '']) {
       const r = await get(sim, '/events', key);
       expect(r.status).toBe(401);
-      expect(gatewayErrorSchema.parse(r.body)).toEqual({ code: 401, message: 'Invalid API key' });
+      expect(gatewayErrorBodySchema.parse(r.body)).toEqual({ code: 401, message: 'Invalid API key' });
     }
     const keyless = await get(sim, '/events', null);
     expect(keyless.status).toBe(200);
@@ -43,7 +43,7 @@ describe('sliding-window rate limit', () => {
 
     const limited = await get(sim, '/events?end=1');
     expect(limited.status).toBe(429);
-    expect(gatewayErrorSchema.parse(limited.body).code).toBe(429);
+    expect(gatewayErrorBodySchema.parse(limited.body).code).toBe(429);
     const first = sim.requests[0]!.timeMs;
     expect(limited.headers['x-ratelimit-remaining']).toBe('0');
     expect(limited.headers['x-ratelimit-current']).toBe('5');

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { crawl, get } from './http.js';
-import { liveEventSchema, liveMarketSchema, liveOrderBookSchema, paginationSchema } from './wireSchemas.js';
+import { liveEventSchema, liveMarketSchema, liveOrderBookSchema } from '../../src/wire/liveShapes.js';
+import { exactPaginationSchema } from '../../src/wire/pagination.js';
 
 const DOCUMENTED: readonly string[] = CONCRETE_CATEGORIES;
 const REMOVED_EVENT_KEYS = ['multipleWinners', 'series', 'winner', 'isTrending', 'isRecommended', 'tvlDollars'];
@@ -88,7 +89,7 @@ describe("'live' profile: events", () => {
     const search = await get(sim, '/events/search?query=will&limit=2');
     expect(search.body.data).toHaveLength(2);
     for (const e of search.body.data) expect(liveEventSchema.parse(e).markets).toEqual([]);
-    const pagination = paginationSchema.parse(search.body.pagination);
+    const pagination = exactPaginationSchema.parse(search.body.pagination);
     expect(pagination).toMatchObject({ start: 0, end: 2, hasNext: true });
     expect(pagination.total).toBe(sim.world.searchEvents('polymarket', 'will', Infinity).length);
     const suggested = await get(sim, '/events/suggested/SomePubkey111');

@@ -12,17 +12,9 @@ import {
   type SimulatorOptions,
 } from '../../src/simulator/index.js';
 import { crawl, get } from './http.js';
-import {
-  eventSchema,
-  liveEventSchema,
-  liveMarketSchema,
-  liveOrderBookSchema,
-  market202602Schema,
-  market202603Schema,
-  marketSchema,
-  orderBook202603Schema,
-  orderBookSchema,
-} from './wireSchemas.js';
+import { market202602Schema, market202603Schema, orderBook202603Schema } from '../../src/wire/legacyShapes.js';
+import { liveEventSchema, liveMarketSchema, liveOrderBookSchema } from '../../src/wire/liveShapes.js';
+import { specEventSchema, specMarketSchema, specOrderBookSchema } from '../../src/wire/specShapes.js';
 
 let sims: Simulator[] = [];
 afterEach(async () => {
@@ -74,8 +66,13 @@ describe("'spec' profile", () => {
   });
 });
 
-const eventAnyCategory = eventSchema.extend({ category: z.string() });
-const MARKET_SHAPES = { spec: marketSchema, '2026-02': market202602Schema, '2026-03': market202603Schema, live: liveMarketSchema } as const;
+const eventAnyCategory = specEventSchema.extend({ category: z.string() });
+const MARKET_SHAPES = {
+  spec: specMarketSchema,
+  '2026-02': market202602Schema,
+  '2026-03': market202603Schema,
+  live: liveMarketSchema,
+} as const;
 type Shape = keyof typeof MARKET_SHAPES;
 const shapeOf = (m: unknown): Shape[] => (Object.keys(MARKET_SHAPES) as Shape[]).filter((k) => MARKET_SHAPES[k].safeParse(m).success);
 
@@ -125,7 +122,7 @@ describe("'mixed' profile", () => {
       const book = (await get(sim, `/orderbook/${m.marketId}`)).body;
       const prices = (book.yes as number[][]).map(([p]) => p!);
       if (shape === 'spec' || shape === '2026-02') {
-        expect(orderBookSchema.parse(book)).not.toHaveProperty('yes_dollars');
+        expect(specOrderBookSchema.parse(book)).not.toHaveProperty('yes_dollars');
       } else if (shape === '2026-03') {
         orderBook202603Schema.parse(book);
         expect(prices).toEqual([...prices].sort((a, b) => b - a));

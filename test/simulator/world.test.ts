@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import { World } from '../../src/simulator/index.js';
-import { eventSchema, marketSchema, orderBookSchema } from './wireSchemas.js';
+import { specOrderBookSchema } from '../../src/wire/specShapes.js';
+import { simulatedSpecEventSchema, simulatedSpecMarketSchema } from './wireSchemas.js';
 
 const allJson = (w: World) => w.events().map((e) => w.eventJson(e.eventId, { includeMarkets: true }));
 
@@ -28,14 +29,14 @@ describe('generated world', () => {
   });
 
   it('renders every record in the spec shape with consistent prices and books', () => {
-    for (const json of allJson(world)) eventSchema.parse(json);
+    for (const json of allJson(world)) simulatedSpecEventSchema.parse(json);
     for (const m of world.markets()) {
-      const { pricing } = marketSchema.parse(world.marketJson(m.marketId));
+      const { pricing } = simulatedSpecMarketSchema.parse(world.marketJson(m.marketId));
       expect(pricing.buyYesPriceUsd).toBeGreaterThanOrEqual(pricing.sellYesPriceUsd);
       expect(pricing.buyNoPriceUsd).toBeGreaterThanOrEqual(pricing.sellNoPriceUsd);
       expect(pricing.buyNoPriceUsd).toBe(1_000_000 - pricing.sellYesPriceUsd);
       expect(pricing.sellNoPriceUsd).toBe(1_000_000 - pricing.buyYesPriceUsd);
-      const book = orderBookSchema.parse(world.orderBookJson(m.marketId));
+      const book = specOrderBookSchema.parse(world.orderBookJson(m.marketId));
       if (m.status === 'closed') expect(book).toBeNull();
       if (!book) continue;
       for (const side of [book.yes, book.no]) {

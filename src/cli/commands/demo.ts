@@ -9,7 +9,7 @@ import { shapeOption } from './simulate.js';
 const DEMO_SPEED = 60;
 /**
  * The simulated plan's rate: enough for every open market's book every 10 s (~280 books). At 600
- * the sweep ran into the limit on every tick and each tick of the next one was skipped.
+ * a sweep cannot fetch them all (`npm run cli -- plan --rpm 600` on the demo's database says how many it does).
  */
 const DEMO_RPM = 3_000;
 

@@ -1,14 +1,16 @@
 /**
- * The two upstream error shapes: the gateway's `{code, message}` (401, 429, unknown base path)
- * and the service's `{type, message, code?, param?, request_id}` (400, 404, 405, 5xx).
+ * The two upstream error shapes (src/wire/errorBodies.ts): the gateway's `{code, message}` (401,
+ * 429, unknown base path) and the service's `{type, message, code?, param?, request_id}` (400,
+ * 404, 405, 5xx).
  */
+import type { GatewayErrorBody, ServiceErrorBody } from '../../wire/errorBodies.js';
 
 export type ServiceErrorType = 'invalid_request_error' | 'not_found_error' | 'api_error';
 
 export class HttpError extends Error {
   constructor(
     readonly status: number,
-    readonly body: (requestId: string) => unknown,
+    readonly body: (requestId: string) => ServiceErrorBody | GatewayErrorBody,
     readonly headers: Record<string, string> = {},
   ) {
     super(`HTTP ${status}`);

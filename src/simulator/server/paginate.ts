@@ -4,14 +4,14 @@
  * as upstream may. Where the spec is silent: end <= start gives an empty page whose `end`
  * equals `start`; a start past the total gives an empty page with hasNext false.
  */
-import type { WirePagination } from '../world/wireTypes.js';
+import type { PaginationWire } from '../../wire/pagination.js';
 
 export function paginate<T>(
   items: readonly T[],
   start: number | undefined,
   end: number | undefined,
   maxPageSize: number,
-): { page: T[]; pagination: WirePagination } {
+): { page: T[]; pagination: PaginationWire } {
   const s = start ?? 0;
   const wanted = end ?? s + maxPageSize;
   const e = Math.max(s, Math.min(wanted, s + maxPageSize, items.length));

@@ -8,11 +8,11 @@ import { centsAsDollars, MICRO_PER_USD } from '../world/money.js';
 import { unitHash } from '../world/prng.js';
 import type { SimMarket } from '../world/simTypes.js';
 import { marketDescription, marketRules } from '../world/wire.js';
-import type { WireOrderBook } from '../world/wireTypes.js';
 import type { WorldState } from '../world/worldState.js';
 import { resultPubkey } from './fakeIdentifiers.js';
 import { isTeamMarket, volumeDollars } from './liveMarket.js';
-import type { Market202602, Market202603, OrderBook202603 } from './legacyWireTypes.js';
+import type { Market202602, Market202603, OrderBook202603 } from '../../wire/legacyShapes.js';
+import type { SpecOrderBook } from '../../wire/specShapes.js';
 
 function specPrices(m: SimMarket) {
   return {
@@ -72,7 +72,7 @@ export function renderMarket202603(state: WorldState, m: SimMarket): Market20260
 }
 
 /** The spec's book with the `*_dollars` arrays the spec added on 2026-03-11 (still descending then). */
-export function orderBook202603(book: WireOrderBook): OrderBook202603 {
+export function orderBook202603(book: SpecOrderBook): OrderBook202603 {
   return {
     yes: book.yes,
     no: book.no,

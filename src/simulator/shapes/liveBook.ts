@@ -8,9 +8,9 @@
 import { MICRO_PER_USD, microUsdAsDollars } from '../world/money.js';
 import { hash32, Rng, unitHash } from '../world/prng.js';
 import type { SimMarket } from '../world/simTypes.js';
-import type { WireLevel } from '../world/wireTypes.js';
 import type { WorldState } from '../world/worldState.js';
-import type { LiveDollarLevel, LiveOrderBook } from './liveWireTypes.js';
+import type { LiveOrderBook } from '../../wire/liveShapes.js';
+import type { CentLevel, DollarLevel } from '../../wire/orderBook.js';
 
 const TENTH_CENT_MICRO = 1_000;
 const CENT_MICRO = 10_000;
@@ -42,8 +42,8 @@ function side(rng: Rng, bestMicroUsd: number, dense: boolean, fractional: boolea
   return levels.reverse();
 }
 
-const cents = (levels: Array<[number, number]>): WireLevel[] => levels.map(([micro, size]) => [Math.round(micro / CENT_MICRO), size]);
-const dollars = (levels: Array<[number, number]>): LiveDollarLevel[] => levels.map(([micro, size]) => [microUsdAsDollars(micro), size]);
+const cents = (levels: Array<[number, number]>): CentLevel[] => levels.map(([micro, size]) => [Math.round(micro / CENT_MICRO), size]);
+const dollars = (levels: Array<[number, number]>): DollarLevel[] => levels.map(([micro, size]) => [microUsdAsDollars(micro), size]);
 
 /** The live book, or null when the market has none (closed markets, markets without liquidity), as in the spec profile. */
 export function renderLiveBook(state: WorldState, m: SimMarket): LiveOrderBook | null {

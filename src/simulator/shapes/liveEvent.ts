@@ -9,7 +9,7 @@ import type { SimEvent, SimMarket } from '../world/simTypes.js';
 import { isLive } from '../world/wire.js';
 import type { WorldState } from '../world/worldState.js';
 import { slugOf } from './fakeIdentifiers.js';
-import type { LiveEvent } from './liveWireTypes.js';
+import type { LiveEvent } from '../../wire/liveShapes.js';
 
 const DAY_SEC = 86_400;
 /** Share of events whose beginAt carries milliseconds ("1784692980.306"). */

@@ -10,7 +10,7 @@ import { marketRules } from '../world/wire.js';
 import type { WorldState } from '../world/worldState.js';
 import { clobTokenIds, resultPubkey } from './fakeIdentifiers.js';
 import { emptyBookSide } from './liveBook.js';
-import type { LiveMarket, LivePricing } from './liveWireTypes.js';
+import type { LiveMarket, LivePricing } from '../../wire/liveShapes.js';
 
 /** Share of markets sent with `imageUrl: null`. */
 const NO_IMAGE_SHARE = 0.3;

@@ -7,20 +7,20 @@
  */
 import { renderOrderBook } from '../world/orderBook.js';
 import type { SimEvent, SimMarket } from '../world/simTypes.js';
-import { renderEvent, renderMarket, type RenderEventOptions } from '../world/wire.js';
-import type { WireEvent, WireMarket, WireOrderBook } from '../world/wireTypes.js';
+import { renderEvent, renderMarket, type RenderEventOptions, type SpecEraEvent } from '../world/wire.js';
 import type { WorldState } from '../world/worldState.js';
 import { orderBook202603, renderMarket202602, renderMarket202603 } from './legacyMarkets.js';
-import type { Market202602, Market202603, OrderBook202603 } from './legacyWireTypes.js';
 import { renderLiveBook } from './liveBook.js';
 import { renderLiveEvent } from './liveEvent.js';
 import { renderLiveMarket } from './liveMarket.js';
-import type { LiveEvent, LiveMarket, LiveOrderBook } from './liveWireTypes.js';
 import { recordShapeOf } from '../world/wireShape.js';
+import type { Market202602, Market202603, OrderBook202603 } from '../../wire/legacyShapes.js';
+import type { LiveEvent, LiveMarket, LiveOrderBook } from '../../wire/liveShapes.js';
+import type { SpecMarket, SpecOrderBook } from '../../wire/specShapes.js';
 
-export type MarketBody = WireMarket | Market202602 | Market202603 | LiveMarket;
-export type EventBody = (Omit<WireEvent, 'markets'> | Omit<LiveEvent, 'markets'>) & { markets?: MarketBody[] };
-export type OrderBookBody = WireOrderBook | OrderBook202603 | LiveOrderBook;
+export type MarketBody = SpecMarket | Market202602 | Market202603 | LiveMarket;
+export type EventBody = (Omit<SpecEraEvent, 'markets'> | Omit<LiveEvent, 'markets'>) & { markets?: MarketBody[] };
+export type OrderBookBody = SpecOrderBook | OrderBook202603 | LiveOrderBook;
 
 export interface MarketBodyOptions {
   /** As GET /markets/{id} answers it (the live and 2026-02 shapes add `eventId` there). */

@@ -5,14 +5,15 @@
  */
 import { Rng, hash32 } from './prng.js';
 import type { SimMarket } from './simTypes.js';
-import type { WireLevel, WireOrderBook } from './wireTypes.js';
+import type { CentLevel } from '../../wire/orderBook.js';
+import type { SpecOrderBook } from '../../wire/specShapes.js';
 import type { WorldState } from './worldState.js';
 
 const CENT_MICRO = 10_000;
 const MAX_LEVELS = 8;
 
-function side(rng: Rng, bestCents: number, fractional: boolean): WireLevel[] {
-  const levels: WireLevel[] = [];
+function side(rng: Rng, bestCents: number, fractional: boolean): CentLevel[] {
+  const levels: CentLevel[] = [];
   const count = rng.int(1, MAX_LEVELS);
   for (let priceCents = bestCents; priceCents >= 1 && levels.length < count; priceCents -= rng.int(1, 3)) {
     const whole = Math.floor(Math.exp(rng.next() * 9)) + 1;
@@ -24,7 +25,7 @@ function side(rng: Rng, bestCents: number, fractional: boolean): WireLevel[] {
 }
 
 /** The market's book, or null when it has none (closed markets, markets without liquidity). */
-export function renderOrderBook(state: WorldState, m: SimMarket): WireOrderBook | null {
+export function renderOrderBook(state: WorldState, m: SimMarket): SpecOrderBook | null {
   if (m.status === 'closed' || !m.hasBook) return null;
   const rng = Rng.seeded(hash32(state.seed, 'book', m.marketId, m.bookVersion));
   const fractional = state.eventsById.get(m.eventId)!.provider === 'polymarket';

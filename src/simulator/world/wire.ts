@@ -1,11 +1,12 @@
 /**
- * Renders simulator records as the spec's wire JSON, fresh on each call (callers may mutate the
- * result, e.g. to inject faults). Derived flags (isLive, isTrending) depend on the world's now.
+ * Renders simulator records as the spec's wire JSON (src/wire/specShapes.ts), fresh on each call
+ * (callers may mutate the result, e.g. to inject faults). Derived flags (isLive, isTrending)
+ * depend on the world's now.
  */
 import { dateText } from './catalog.js';
 import { formattedUsd, MICRO_PER_USD, usdString } from './money.js';
-import type { SimEvent, SimMarket } from './simTypes.js';
-import type { WireEvent, WireMarket } from './wireTypes.js';
+import type { SpecEvent, SpecMarket } from '../../wire/specShapes.js';
+import type { SimEvent, SimEventCategory, SimMarket } from './simTypes.js';
 import type { WorldState } from './worldState.js';
 
 /** `filter=trending` and `isTrending`: a trade within this long. */
@@ -43,7 +44,7 @@ export function marketDescription(m: SimMarket): string {
   return `Resolves YES if "${m.title}" is the outcome by ${dateText(m.closeTimeSec)}; otherwise NO.`;
 }
 
-export function renderMarket(state: WorldState, m: SimMarket): WireMarket {
+export function renderMarket(state: WorldState, m: SimMarket): SpecMarket {
   const volume = m.volumeCenti / 100;
   const rules = marketRules(m);
   return {
@@ -77,15 +78,21 @@ export function renderMarket(state: WorldState, m: SimMarket): WireMarket {
   };
 }
 
+/**
+ * A spec-era event as the simulator sends it: the spec's shape, but for its category, which in the
+ * 'mixed' profile may be one of today's undocumented ones (the world there follows the live service).
+ */
+export type SpecEraEvent = Omit<SpecEvent, 'category'> & { category: SimEventCategory };
+
 export interface RenderEventOptions {
   includeMarkets: boolean;
   /** True in the suggested-events response ("recommended in the current response context"). */
   isRecommended?: boolean;
 }
 
-export function renderEvent(state: WorldState, e: SimEvent, opts: RenderEventOptions): WireEvent {
+export function renderEvent(state: WorldState, e: SimEvent, opts: RenderEventOptions): SpecEraEvent {
   const now = state.nowSec;
-  const wire: WireEvent = {
+  const wire: SpecEraEvent = {
     eventId: e.eventId,
     series: e.series,
     winner: e.winner,

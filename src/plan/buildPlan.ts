@@ -1,0 +1,120 @@
+import { JOB_NAMES, type JobName } from '../service/jobKinds.js';
+import { bookRefresh, type BookRefresh } from './bookRefresh.js';
+import { cronTicks, periodMsOf } from './cronTicks.js';
+import type { Universe } from './readUniverse.js';
+import { replayRequestBudget } from './replayRequestBudget.js';
+
+/** What each job's requests are spent on. */
+export const PHASE_OF: Record<JobName, 'listings' | 'details' | 'books'> = { crawl: 'listings', details: 'details', orderbooks: 'books' };
+
+export interface PlanRequest {
+  universe: Universe;
+  /** The rate planned for, in requests per minute. */
+  rpm: number;
+  /** The client's queue at that rate: at most `requests` sends in any `windowMs` (its window and margin). */
+  limit: { requests: number; windowMs: number };
+  schedules: Record<JobName, string>;
+  orderBookMaxAgeSec: number;
+  /** Books in one fetch batch of a service sweep. */
+  booksPerBatch: number;
+}
+
+export interface PhasePlan {
+  phase: 'listings' | 'details' | 'books';
+  job: JobName;
+  schedule: string;
+  everySec: number;
+  /** What a run sends; for the sweep, the books it fetches on average. */
+  requestsPerRun: number;
+  requestsPerMinute: number;
+  /** Share of the budget. */
+  share: number;
+  /** Share of the job's ticks skipped because its previous run was still going. */
+  ticksSkipped: number;
+}
+
+export interface Plan {
+  rpm: number;
+  limit: { requests: number; windowSec: number };
+  /** What the limit allows a minute. */
+  budgetPerMinute: number;
+  universe: Universe;
+  phases: PhasePlan[];
+  unusedPerMinute: number;
+  books: BookRefresh;
+  /** The replayed span the rates are averaged over (after a warm-up). */
+  replayedSec: number;
+}
+
+/** Longest replay: beyond it, a schedule's pattern is taken as repeating. */
+const MAX_MEASURE_MS = 6 * 3600_000;
+
+/**
+ * The plan at one rate: the universe's requests per run of each job, spent over time by
+ * replayRequestBudget as the service would (priorities, limit, skipped ticks), and what the
+ * sweeps it replays give each open market's book.
+ */
+export function buildPlan(request: PlanRequest): Plan {
+  const { universe, limit, schedules } = request;
+  const periodMs = Object.fromEntries(JOB_NAMES.map((j) => [j, periodMsOf(cronTicks(schedules[j], 0))])) as Record<JobName, number>;
+  // Warm up as long as the slowest job's period, so each job ran once and the window is as full as in a running service.
+  const warmMs = Math.max(periodMs.crawl, periodMs.details, 5 * periodMs.orderbooks, 2 * limit.windowMs);
+  const unit = lcm(Object.values(periodMs));
+  const wantedMs = Math.max(2 * Math.max(periodMs.crawl, periodMs.details), 30 * periodMs.orderbooks, 10 * limit.windowMs);
+  const measureMs = unit <= MAX_MEASURE_MS ? Math.ceil(wantedMs / unit) * unit : Math.min(wantedMs, MAX_MEASURE_MS);
+  const ticks = Object.fromEntries(JOB_NAMES.map((j) => [j, cronTicks(schedules[j], warmMs + measureMs)])) as Record<JobName, number[]>;
+  const startMs = Math.min(...JOB_NAMES.map((j) => ticks[j][0] ?? Infinity));
+  const measureFromMs = startMs + warmMs;
+
+  const perRun = {
+    crawl: universe.listings.reduce((n, l) => n + l.pages, 0),
+    details: universe.detailEvents + universe.detailMarkets,
+  };
+  const replay = replayRequestBudget({
+    limit,
+    crawl: { ticksMs: ticks.crawl, requestsPerRun: perRun.crawl },
+    details: { ticksMs: ticks.details, requestsPerRun: perRun.details },
+    orderbooks: { ticksMs: ticks.orderbooks, targets: universe.openMarkets, booksPerBatch: request.booksPerBatch },
+    measureFromMs,
+    endMs: measureFromMs + measureMs,
+  });
+
+  const budgetPerMinute = (limit.requests * 60_000) / limit.windowMs;
+  const perMinute = (n: number) => (n * 60_000) / measureMs;
+  const sweeps = replay.sweeps;
+  const booksPerSweep = sweeps.length === 0 ? 0 : sweeps.reduce((n, s) => n + s.books, 0) / sweeps.length;
+  const phases = JOB_NAMES.map((job) => ({
+    phase: PHASE_OF[job],
+    job,
+    schedule: schedules[job],
+    everySec: periodMs[job] / 1000,
+    requestsPerRun: job === 'orderbooks' ? booksPerSweep : perRun[job],
+    requestsPerMinute: perMinute(replay.requests[job]),
+    share: perMinute(replay.requests[job]) / budgetPerMinute,
+    ticksSkipped: replay.ticks[job] === 0 ? 0 : replay.skippedTicks[job] / replay.ticks[job],
+  }));
+  const used = phases.reduce((n, p) => n + p.requestsPerMinute, 0);
+  const sweepEveryMs = sweeps.length < 2 ? periodMs.orderbooks : (sweeps.at(-1)!.startMs - sweeps[0]!.startMs) / (sweeps.length - 1);
+  return {
+    rpm: request.rpm,
+    limit: { requests: limit.requests, windowSec: limit.windowMs / 1000 },
+    budgetPerMinute,
+    universe,
+    phases,
+    unusedPerMinute: Math.max(0, budgetPerMinute - used),
+    books: bookRefresh({
+      openMarkets: universe.openMarkets,
+      dueBooks: universe.dueBooks,
+      sweepEverySec: sweepEveryMs / 1000,
+      booksPerSweep,
+      cutShort: sweeps.some((s) => s.cutShort),
+      maxAgeSec: request.orderBookMaxAgeSec,
+    }),
+    replayedSec: measureMs / 1000,
+  };
+}
+
+function lcm(values: readonly number[]): number {
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  return values.reduce((a, b) => (a / gcd(a, b)) * b, 1);
+}

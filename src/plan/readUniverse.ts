@@ -1,0 +1,79 @@
+import { detailsSeenSince, DETAILS_CLOSING_WINDOW } from '../service/jobKinds.js';
+import type { Queryable } from '../sql/queryable.js';
+import { selectListingSizes } from '../sql/selectListingSizes.js';
+import { selectOrderBookTargets, selectStaleEvents } from '../sql/selectSyncTargets.js';
+import { crawlPlan, listingPages } from '../sync/crawlPlan.js';
+import { selectMarketDetailTargets } from '../sync/marketDetailTargets.js';
+import { detailRequests } from './detailRequests.js';
+
+/** One listing of the crawl plan, as its latest complete crawl saw it. */
+export interface ListingUniverse {
+  provider: string;
+  category: string;
+  /** Events the latest complete crawl listed; null when none completed yet. */
+  eventsListed: number | null;
+  /** Requests the next crawl takes, at the crawl's page size (one, unknown, for a listing never crawled to its end). */
+  pages: number;
+  /** Pages the latest complete crawl took: more than `pages` when the upstream served smaller pages. */
+  pagesLastCrawl: number | null;
+  lastCrawlStartedAt: Date | null;
+}
+
+/** What the jobs would work on, read now through the selections the jobs themselves make. */
+export interface Universe {
+  at: Date;
+  listings: ListingUniverse[];
+  /** Start of the latest complete crawl: what the details job counts as having left the listings since. */
+  seenSince: Date | null;
+  /** What the next details run fetches: event details, and market details after them. */
+  detailEvents: number;
+  detailMarkets: number;
+  /** Open markets: what each sweep selects, in its order. */
+  openMarkets: number;
+  /** Of those, books due now: never fetched, or older than the max age. */
+  dueBooks: number;
+}
+
+export interface UniverseRequest {
+  providers: readonly string[];
+  categories: readonly string[];
+  orderBookMaxAgeSec: number;
+  now: Date;
+}
+
+/**
+ * Reads the universe the jobs would meet, through the jobs' own pieces: the crawl plan and its page
+ * size, the details job's "seen since" and target selections (with its closing window), and the
+ * sweep's selection of open markets in priority order. Read-only.
+ */
+export async function readUniverse(sql: Queryable, request: UniverseRequest): Promise<Universe> {
+  const { providers, now } = request;
+  const sizes = await selectListingSizes(sql, crawlPlan(providers, request.categories));
+  const listings = sizes.map((s) => ({
+    provider: s.provider,
+    category: s.category,
+    eventsListed: s.eventsSeen,
+    pages: listingPages(s.eventsSeen ?? 0),
+    pagesLastCrawl: s.pages,
+    lastCrawlStartedAt: s.startedAt,
+  }));
+
+  const seenSince = await detailsSeenSince(sql);
+  let detail = { events: 0, markets: 0 };
+  if (seenSince) {
+    const events = await selectStaleEvents(sql, providers, seenSince);
+    const markets = await selectMarketDetailTargets(sql, providers, seenSince, { ...DETAILS_CLOSING_WINDOW, now: () => now });
+    detail = detailRequests(events, markets);
+  }
+
+  const books = await selectOrderBookTargets(sql, providers, { limit: null, maxAgeSec: request.orderBookMaxAgeSec, now });
+  return {
+    at: now,
+    listings,
+    seenSince,
+    detailEvents: detail.events,
+    detailMarkets: detail.markets,
+    openMarkets: books.length,
+    dueBooks: books.reduce((n, b) => n + (b.due ? 1 : 0), 0),
+  };
+}

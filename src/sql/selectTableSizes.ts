@@ -1,0 +1,34 @@
+import { predictionSchema } from '../schema/index.js';
+import type { Queryable } from './queryable.js';
+
+export interface TableSize {
+  /** The table's name, without its schema. */
+  table: string;
+  /** pg_total_relation_size: heap, TOAST and indexes; for a partitioned table, the sum over its partitions. */
+  bytes: number;
+  /** pg_class.reltuples, the planner's estimate as of the last ANALYZE; null for a table never analyzed. */
+  rowsEstimate: number | null;
+  /** For a partition, the partitioned table at the root of its tree; null for any other table. */
+  partitionOf: string | null;
+}
+
+/**
+ * The size of every table of the `prediction` schema: plain and partitioned tables, then each leaf
+ * partition apart (named with its root), largest first. Read from the catalog, so it lists what
+ * the database holds, whatever the schema declares.
+ */
+export async function selectTableSizes(sql: Queryable): Promise<TableSize[]> {
+  // relkind r: a table or a leaf partition; p: a partitioned table, which has no storage of its own.
+  return sql<TableSize[]>`
+    select c.relname as "table",
+      (case when c.relkind = 'p'
+        then (select coalesce(sum(pg_total_relation_size(t.relid)), 0) from pg_partition_tree(c.oid) t)
+        else pg_total_relation_size(c.oid) end)::float8 as bytes,
+      (case when c.reltuples < 0 then null else c.reltuples end)::float8 as "rowsEstimate",
+      root.relname as "partitionOf"
+    from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace
+    left join pg_class root on c.relispartition and root.oid = pg_partition_root(c.oid)
+    where n.nspname = ${predictionSchema.schemaName} and (c.relkind = 'p' and not c.relispartition or c.relkind = 'r')
+    order by 2 desc, 1`;
+}

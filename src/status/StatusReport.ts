@@ -1,0 +1,122 @@
+import type { BookAges } from '../sql/selectBookAges.js';
+import type { EndpointIntake } from '../sql/selectIntakeSince.js';
+import type { QuarantineSince } from '../sql/selectQuarantineSince.js';
+import type { JobRequests } from '../sql/selectRequestRate.js';
+import type { TableSize } from '../sql/selectTableSizes.js';
+
+// What `status` reports, printed as text or as one JSON document (`--json`). Its keys are a
+// public interface for scripts: added to, never renamed. Times are Dates (ISO 8601 in JSON);
+// every quantity carries its unit in its name.
+
+/** healthy: nothing to report; degraded: only degraded runs (exit 6); unhealthy: anything else. */
+export type Verdict = 'healthy' | 'degraded' | 'unhealthy';
+
+export type ProblemKind = 'no_runs' | 'last_run_failed' | 'last_run_degraded' | 'stale_listing' | 'stale_order_books';
+
+export interface Problem {
+  kind: ProblemKind;
+  /** `degraded` for a degraded run alone; `unhealthy` for the rest. */
+  severity: Exclude<Verdict, 'healthy'>;
+  /** One line, for a person. */
+  message: string;
+}
+
+/** How stale the data may be before `status` calls it unhealthy. */
+export interface Thresholds {
+  /** Age allowed for the latest complete crawl of each listing the configuration crawls. */
+  listingMaxAgeSec: number;
+  /** Age allowed for the oldest open market's order book. */
+  bookMaxAgeSec: number;
+}
+
+export interface RunSummary {
+  runId: number;
+  /** running, succeeded, degraded, failed or aborted. */
+  status: string;
+  startedAt: Date;
+  finishedAt: Date | null;
+  /** Null while the run is running. */
+  durationMs: number | null;
+  requests: number;
+  recordsSeen: number;
+  recordsWritten: number;
+  recordsRejected: number;
+  /** Rows inserted, all tables together, and per table. */
+  rowsWritten: number;
+  rowsByTable: Record<string, number>;
+  error: string | null;
+}
+
+export interface JobStatus {
+  job: string;
+  /** The run started last (it may still be running); null if the job never ran. */
+  lastRun: RunSummary | null;
+  /** The run finished last, which is what health looks at; null if none finished. */
+  lastFinishedRun: RunSummary | null;
+  /** Runs started since `sinceAt`, by status. */
+  runsSince: Record<string, number>;
+}
+
+export interface ListingStatus {
+  provider: string;
+  /** Null for events upstream gave no category. */
+  category: string | null;
+  /** A listing the configuration crawls (PREDICTION_PROVIDERS × PREDICTION_CATEGORIES): only these can be stale. */
+  expected: boolean;
+  events: number;
+  activeEvents: number;
+  markets: number;
+  openMarkets: number;
+  lastCompleteCrawlStartedAt: Date | null;
+  lastCompleteCrawlFinishedAt: Date | null;
+  /** Age of that crawl's end; null if no complete crawl is recorded. */
+  ageSec: number | null;
+  /** Crawls of the listing started since `sinceAt`, and of those the complete ones. */
+  crawlsSince: number;
+  completeCrawlsSince: number;
+}
+
+export interface StatusReport {
+  /** The instant every age is measured from. */
+  generatedAt: Date;
+  verdict: Verdict;
+  healthy: boolean;
+  problems: Problem[];
+  settings: Thresholds & { sinceAt: Date; rateWindowSec: number; rateLimitRpm: number };
+  /** crawl, details, orderbooks (the service's jobs), then sync (the `sync` command's). */
+  jobs: JobStatus[];
+  freshness: { listings: ListingStatus[]; orderBooks: BookAges };
+  /** What was read since `sinceAt`. */
+  intake: {
+    sinceAt: Date;
+    byEndpoint: EndpointIntake[];
+    totals: Omit<EndpointIntake, 'endpoint'>;
+    /** Record shapes first received since then (analytics.upstream_drift), the first of them listed. */
+    newShapes: { count: number; shapes: ShapeChange[] };
+    quarantine: QuarantineSince;
+  };
+  database: { totalBytes: number; tables: TableSize[] };
+  requestRate: {
+    windowSec: number;
+    fromAt: Date;
+    toAt: Date;
+    requests: number;
+    requestsPerMin: number;
+    limitRpm: number;
+    usedPercent: number;
+    /** Runs overlapping the window that are still running: their requests are not counted yet. */
+    runningRuns: number;
+    byJob: JobRequests[];
+  };
+}
+
+export interface ShapeChange {
+  endpoint: string;
+  firstSeenAt: Date;
+  lastSeenAt: Date;
+  recordsSeen: number;
+  isCurrent: boolean;
+  /** Key paths (`path:type`) against the endpoint's previous shape; null for the endpoint's first shape. */
+  pathsAdded: string[] | null;
+  pathsRemoved: string[] | null;
+}

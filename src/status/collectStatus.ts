@@ -1,0 +1,165 @@
+import type { Sql } from '../db/connect.js';
+import { JOB_NAMES } from '../service/jobKinds.js';
+import { selectBookAges } from '../sql/selectBookAges.js';
+import { selectCoverageSince } from '../sql/selectCoverageSince.js';
+import { selectIntakeSince } from '../sql/selectIntakeSince.js';
+import { selectLatestRuns, type RunRow } from '../sql/selectLatestRuns.js';
+import { selectListingFreshness } from '../sql/selectListingFreshness.js';
+import { selectQuarantineSince } from '../sql/selectQuarantineSince.js';
+import { selectRequestRate } from '../sql/selectRequestRate.js';
+import { selectRunCountsSince } from '../sql/selectRunCountsSince.js';
+import { selectShapesSince } from '../sql/selectShapesSince.js';
+import { selectTableSizes } from '../sql/selectTableSizes.js';
+import { crawlPlan } from '../sync/crawlPlan.js';
+import { SYNC_JOB } from '../sync/runSyncCycle.js';
+import { assessHealth } from './assessHealth.js';
+import { NotMigratedError } from './NotMigratedError.js';
+import type { JobStatus, ListingStatus, RunSummary, StatusReport, Thresholds } from './StatusReport.js';
+
+/** The service's jobs, then the `sync` command's. */
+export const STATUS_JOBS: readonly string[] = [...JOB_NAMES, SYNC_JOB];
+
+/** Requests per minute are measured over this window before `at` (see StatusReport.requestRate). */
+export const RATE_WINDOW_SEC = 900;
+
+/** How many quarantine groups and new shapes are listed (their totals are always given). */
+const LISTED = { quarantineGroups: 10, shapes: 20 } as const;
+
+export interface StatusRequest {
+  /** The instant ages are measured from: now, or a simulator's clock in tests. */
+  at: Date;
+  /** Start of the period drift, quarantine and run counts cover. */
+  since: Date;
+  thresholds: Thresholds;
+  /** What the configuration crawls (PREDICTION_PROVIDERS, PREDICTION_CATEGORIES): the listings that must stay fresh. */
+  providers: readonly string[];
+  categories: readonly string[];
+  /** The plan's requests per minute (PREDICTION_RATE_LIMIT_RPM). */
+  rateLimitRpm: number;
+}
+
+/**
+ * Reads everything `status` reports in one read-only transaction (one snapshot: the counts agree
+ * with each other) and judges it (assessHealth). Throws NotMigratedError when the database lacks
+ * the tables or views it reads.
+ */
+export async function collectStatus(sql: Sql, request: StatusRequest): Promise<StatusReport> {
+  const { at, since } = request;
+  const rateFrom = new Date(at.getTime() - RATE_WINDOW_SEC * 1000);
+  const facts = await readFacts(sql, { at, since, rateFrom }).catch((error: unknown) => {
+    throw NotMigratedError.from(error) ?? error;
+  });
+
+  const jobs: JobStatus[] = STATUS_JOBS.map((job) => {
+    const runs = facts.runs.get(job);
+    const runsSince = Object.fromEntries(facts.runCounts.filter((r) => r.job === job).map((r) => [r.status, r.runs]));
+    return { job, lastRun: summary(runs?.latest), lastFinishedRun: summary(runs?.latestFinished), runsSince };
+  });
+
+  const expectedListings = crawlPlan(request.providers, request.categories);
+  const isExpected = (provider: string, category: string | null) =>
+    expectedListings.some((l) => l.provider === provider && l.category === category);
+  const listings: ListingStatus[] = facts.freshness.map((f) => {
+    const crawls = facts.coverage.find((c) => c.provider === f.provider && c.category === f.category);
+    const finished = f.lastCompleteCrawlFinishedAt;
+    return {
+      provider: f.provider,
+      category: f.category,
+      expected: isExpected(f.provider, f.category),
+      events: Number(f.events),
+      activeEvents: Number(f.activeEvents),
+      markets: Number(f.markets),
+      openMarkets: Number(f.openMarkets),
+      lastCompleteCrawlStartedAt: f.lastCompleteCrawlStartedAt,
+      lastCompleteCrawlFinishedAt: finished,
+      ageSec: finished === null ? null : Math.max(0, (at.getTime() - finished.getTime()) / 1000),
+      crawlsSince: crawls?.crawls ?? 0,
+      completeCrawlsSince: crawls?.completeCrawls ?? 0,
+    };
+  });
+
+  const { verdict, problems } = assessHealth({
+    jobs,
+    listings,
+    expectedListings,
+    orderBooks: facts.books,
+    since,
+    thresholds: request.thresholds,
+  });
+
+  const requests = facts.rate.reduce((n, j) => n + j.requests, 0);
+  const requestsPerMin = requests / (RATE_WINDOW_SEC / 60);
+  const sum = (key: 'accepted' | 'acceptedWithDrift' | 'rejected') => facts.intake.reduce((n, e) => n + e[key], 0);
+
+  return {
+    generatedAt: at,
+    verdict,
+    healthy: verdict === 'healthy',
+    problems,
+    settings: { ...request.thresholds, sinceAt: since, rateWindowSec: RATE_WINDOW_SEC, rateLimitRpm: request.rateLimitRpm },
+    jobs,
+    freshness: { listings, orderBooks: facts.books },
+    intake: {
+      sinceAt: since,
+      byEndpoint: facts.intake,
+      totals: { accepted: sum('accepted'), acceptedWithDrift: sum('acceptedWithDrift'), rejected: sum('rejected') },
+      newShapes: {
+        count: facts.shapes.count,
+        shapes: facts.shapes.shapes.map((s) => ({ ...s, recordsSeen: Number(s.recordsSeen) })),
+      },
+      quarantine: facts.quarantine,
+    },
+    database: {
+      // Partitions are counted in their partitioned table's size.
+      totalBytes: facts.tables.filter((t) => t.partitionOf === null).reduce((n, t) => n + t.bytes, 0),
+      tables: facts.tables,
+    },
+    requestRate: {
+      windowSec: RATE_WINDOW_SEC,
+      fromAt: rateFrom,
+      toAt: at,
+      requests,
+      requestsPerMin,
+      limitRpm: request.rateLimitRpm,
+      usedPercent: (requestsPerMin / request.rateLimitRpm) * 100,
+      runningRuns: facts.rate.reduce((n, j) => n + j.running, 0),
+      byJob: facts.rate,
+    },
+  };
+}
+
+/** Every query of the report, in one snapshot. */
+function readFacts(sql: Sql, t: { at: Date; since: Date; rateFrom: Date }) {
+  return sql.begin('isolation level repeatable read read only', async (tx) => ({
+    runs: await selectLatestRuns(tx, STATUS_JOBS),
+    runCounts: await selectRunCountsSince(tx, t.since),
+    freshness: await selectListingFreshness(tx),
+    coverage: await selectCoverageSince(tx, t.since),
+    books: await selectBookAges(tx, t.at),
+    intake: await selectIntakeSince(tx, t.since),
+    shapes: await selectShapesSince(tx, t.since, LISTED.shapes),
+    quarantine: await selectQuarantineSince(tx, t.since, LISTED.quarantineGroups),
+    tables: await selectTableSizes(tx),
+    rate: await selectRequestRate(tx, t.rateFrom, t.at),
+  }));
+}
+
+function summary(run: RunRow | null | undefined): RunSummary | null {
+  if (!run) return null;
+  // The writer stores non-negative row counts per table (RunTotals.rowsByTable).
+  const rowsByTable = run.rowsByTable as Record<string, number>;
+  return {
+    runId: Number(run.runId),
+    status: run.status,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    durationMs: run.finishedAt === null ? null : run.finishedAt.getTime() - run.startedAt.getTime(),
+    requests: run.requests,
+    recordsSeen: run.recordsSeen,
+    recordsWritten: run.recordsWritten,
+    recordsRejected: run.recordsRejected,
+    rowsWritten: Object.values(rowsByTable).reduce((n, rows) => n + rows, 0),
+    rowsByTable,
+    error: run.error,
+  };
+}

@@ -1,0 +1,163 @@
+import { ALL_CATEGORIES } from '../domain/types.js';
+import { sanitizeText } from '../errors/sanitizeText.js';
+import { humanBytes, humanCount, humanDuration } from './humanUnits.js';
+import type { JobStatus, RunSummary, StatusReport } from './StatusReport.js';
+
+// The text `status` prints: sections in the order a person on call reads them (verdict, jobs,
+// freshness, what arrived, size, budget). Names that come from upstream (providers, categories,
+// endpoints, rejection reasons) and stored errors go through sanitizeText: one line each, no
+// terminal escapes.
+
+const clean = (text: string, maxChars = 200) => sanitizeText(text, maxChars);
+const iso = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Rows of cells as left-aligned columns (numbers right-aligned), indented by two spaces. */
+function table(rows: readonly (readonly string[])[], rightAligned: readonly number[] = []): string[] {
+  if (rows.length === 0) return [];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) =>
+    `  ${r.map((cell, i) => (rightAligned.includes(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ')}`.trimEnd(),
+  );
+}
+
+/** A run's duration: tenths of a second below 10 s (most runs of a busy service), else as humanDuration. */
+const runDuration = (ms: number) => (ms < 10_000 ? `${(Math.max(0, ms) / 1000).toFixed(1)}s` : humanDuration(ms / 1000));
+
+function runLine(run: RunSummary, at: Date): string {
+  const took =
+    run.durationMs === null ? `running for ${runDuration(at.getTime() - run.startedAt.getTime())}` : `took ${runDuration(run.durationMs)}`;
+  const counts =
+    run.status === 'running'
+      ? ''
+      : `, ${humanCount(run.requests)} requests, ${humanCount(run.rowsWritten)} rows, records seen ${humanCount(run.recordsSeen)}` +
+        ` (written ${humanCount(run.recordsWritten)}, rejected ${humanCount(run.recordsRejected)})`;
+  return `run ${run.runId} ${run.status}, started ${iso(run.startedAt)}, ${took}${counts}`;
+}
+
+function jobLines(job: JobStatus, at: Date): string[] {
+  const since = Object.entries(job.runsSince)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
+  const head = `  ${job.job.padEnd(10)}  `;
+  if (job.lastRun === null) return [`${head}never ran`];
+  const lines = [`${head}${runLine(job.lastRun, at)}`];
+  const finished = job.lastFinishedRun;
+  if (finished !== null && finished.runId !== job.lastRun.runId)
+    lines.push(`${' '.repeat(head.length)}before it: ${runLine(finished, at)}`);
+  const error = finished?.status === 'failed' || finished?.status === 'degraded' ? finished.error : null;
+  if (error !== null) lines.push(`${' '.repeat(head.length)}${finished!.status === 'failed' ? 'error' : 'why'}: ${clean(error, 300)}`);
+  if (since !== '') lines.push(`${' '.repeat(head.length)}runs since --since: ${since}`);
+  return lines;
+}
+
+/** The report as text for a terminal, ending with a newline. */
+export function formatStatus(r: StatusReport): string {
+  const out: string[] = [];
+  const at = r.generatedAt;
+  out.push(`prediction-ingest status at ${iso(at)}: ${r.verdict.toUpperCase()}`);
+  for (const p of r.problems) out.push(`  - ${clean(p.message, 400)}`);
+
+  out.push('', 'Jobs (latest run)');
+  for (const job of r.jobs) out.push(...jobLines(job, at));
+
+  const s = r.settings;
+  out.push(
+    '',
+    `Freshness by provider × category (* = crawled by this configuration, allowed ${humanDuration(s.listingMaxAgeSec)} since its last complete crawl)`,
+  );
+  if (r.freshness.listings.some((l) => l.expected && l.category === ALL_CATEGORIES)) {
+    out.push(`  (the unfiltered listing "${ALL_CATEGORIES}" holds no events of its own: they count under their categories)`);
+  }
+  if (r.freshness.listings.length === 0) out.push('  nothing listed yet');
+  else {
+    out.push(
+      ...table(
+        [
+          ['', 'provider', 'category', 'events', 'markets', 'open', 'last complete crawl', 'age', 'crawls since (complete)'],
+          ...r.freshness.listings.map((l) => [
+            l.expected ? '*' : '',
+            clean(l.provider, 40),
+            l.category === null ? '(none)' : clean(l.category, 40),
+            humanCount(l.events),
+            humanCount(l.markets),
+            humanCount(l.openMarkets),
+            l.lastCompleteCrawlFinishedAt === null ? 'never' : iso(l.lastCompleteCrawlFinishedAt),
+            l.ageSec === null ? '-' : humanDuration(l.ageSec),
+            `${l.crawlsSince} (${l.completeCrawlsSince})`,
+          ]),
+        ],
+        [3, 4, 5],
+      ),
+    );
+  }
+  const b = r.freshness.orderBooks;
+  out.push(
+    b.openMarkets === 0
+      ? 'Order books: no open market'
+      : `Order books of the ${humanCount(b.openMarkets)} open markets (${humanCount(b.withoutBook)} without a book yet, aged from their first sighting): ` +
+          `age p50 ${humanDuration(b.p50AgeSec!)}, p90 ${humanDuration(b.p90AgeSec!)}, max ${humanDuration(b.maxAgeSec!)} (allowed ${humanDuration(s.bookMaxAgeSec)})`,
+  );
+
+  const ago = humanDuration((at.getTime() - s.sinceAt.getTime()) / 1000);
+  const i = r.intake;
+  out.push('', `Since ${iso(s.sinceAt)} (${ago} ago)`);
+  out.push(
+    `  records: ${humanCount(i.totals.accepted)} accepted, ${humanCount(i.totals.acceptedWithDrift)} accepted with drift, ${humanCount(i.totals.rejected)} rejected`,
+  );
+  if (i.byEndpoint.length > 0) {
+    out.push(
+      ...table(
+        [
+          ['  endpoint', 'accepted', 'with drift', 'rejected'],
+          ...i.byEndpoint.map((e) => [
+            `  ${clean(e.endpoint, 80)}`,
+            humanCount(e.accepted),
+            humanCount(e.acceptedWithDrift),
+            humanCount(e.rejected),
+          ]),
+        ],
+        [1, 2, 3],
+      ),
+    );
+  }
+  out.push(`  new record shapes: ${i.newShapes.count}`);
+  for (const shape of i.newShapes.shapes) {
+    const change =
+      shape.pathsAdded === null
+        ? 'first shape of the endpoint'
+        : `+${shape.pathsAdded.length} / -${shape.pathsRemoved?.length ?? 0} key paths`;
+    const added = (shape.pathsAdded ?? []).slice(0, 5).map((p) => `+${p}`);
+    const removed = (shape.pathsRemoved ?? []).slice(0, 5).map((p) => `-${p}`);
+    const paths = [...added, ...removed].join(' ');
+    out.push(
+      `    ${clean(shape.endpoint, 80)} since ${iso(shape.firstSeenAt)}: ${change}, ${humanCount(shape.recordsSeen)} records${shape.isCurrent ? '' : ' (no longer sent)'}${paths === '' ? '' : `: ${clean(paths, 300)}`}`,
+    );
+  }
+  if (i.newShapes.count > i.newShapes.shapes.length)
+    out.push(`    … and ${i.newShapes.count - i.newShapes.shapes.length} more (analytics.upstream_drift)`);
+  const q = i.quarantine;
+  out.push(`  quarantined: ${humanCount(q.records)} distinct records received (${humanCount(q.newRecords)} for the first time)`);
+  for (const g of q.groups) out.push(`    ${humanCount(g.records)} × ${clean(g.endpoint, 80)}: ${clean(g.reason, 200)}`);
+  if (q.groupCount > q.groups.length) out.push(`    … and ${q.groupCount - q.groups.length} more reasons (prediction.rejected_records)`);
+
+  out.push('', `Database: the prediction schema takes ${humanBytes(r.database.totalBytes)}`);
+  out.push(
+    ...table(
+      r.database.tables.map((t) => [
+        t.partitionOf === null ? t.table : `  ${t.table} (partition of ${t.partitionOf})`,
+        humanBytes(t.bytes),
+        t.rowsEstimate === null ? 'rows unknown' : `~${humanCount(t.rowsEstimate)} rows`,
+      ]),
+      [1, 2],
+    ),
+  );
+
+  const rate = r.requestRate;
+  const running = rate.runningRuns === 0 ? '' : `; ${rate.runningRuns} run(s) still running, whose requests count once they finish`;
+  out.push(
+    '',
+    `Request rate over the last ${humanDuration(rate.windowSec)} (runs' requests, spread evenly over each run): ` +
+      `${rate.requestsPerMin.toFixed(1)}/min of the plan's ${rate.limitRpm}/min (${rate.usedPercent.toFixed(0)} %)${running}`,
+  );
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { centLevelSchema, dollarLevelSchema } from './orderBook.js';
+import { idString, label, NO_NUL, text } from './primitives.js';
+import { microUsdPrice, specSeconds } from './specShapes.js';
+
+/**
+ * What the live service sends today (docs/upstream/live-service.md), exact: every key seen and no
+ * other. The tolerant reader takes these as it takes the spec's (specShapes.ts); these say what
+ * today's service sends, for what plays or checks it (the simulator and its tests).
+ */
+
+/** ISO 8601 in UTC ("2026-07-24T05:14:12.365Z", "2026-07-29T18:00:00Z"). */
+const isoUtc = z.iso.datetime();
+/** Micro-USD as a string of digits ("26003599000000"). */
+const microUsdText = z.string().regex(/^\d+$/);
+const storableText = text.regex(NO_NUL);
+
+/** `market.pricing`: micro-USD integers, all four 0 on a closed market (no quote); `volume` in whole dollars. */
+export const livePricingSchema = z.strictObject({
+  buyYesPriceUsd: microUsdPrice,
+  buyNoPriceUsd: microUsdPrice,
+  sellYesPriceUsd: microUsdPrice,
+  sellNoPriceUsd: microUsdPrice,
+  volume: z.int().nonnegative(),
+});
+
+/**
+ * One of `marketOptions`. The sources give `buyYes` no type: the fixtures written from the July
+ * recordings carry a flag (true on the Yes option), the simulator the option's YES ask in micro-USD
+ * (as pricing.buyYesPriceUsd).
+ */
+export const liveMarketOptionSchema = z.strictObject({ label: text, buyYes: z.union([z.boolean(), microUsdPrice]) });
+
+/**
+ * A market, flat since 2026-06-18: no `metadata`, no `settlementTime`. `eventId` only on
+ * GET /markets/{id}; `resolveAt` and `marketResultPubkey` (base58) null until resolved.
+ */
+export const liveMarketSchema = z.strictObject({
+  provider: idString,
+  marketId: idString,
+  eventId: idString.optional(),
+  status: z.enum(['open', 'closed']),
+  result: z.enum(['yes', 'no']).nullable(),
+  marketResultPubkey: z
+    .string()
+    .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+    .nullable(),
+  title: storableText,
+  openTime: specSeconds,
+  closeTime: specSeconds,
+  isTeamMarket: z.boolean(),
+  rulesPrimary: text,
+  rulesSecondary: text,
+  resolveAt: isoUtc.nullable(),
+  pricing: livePricingSchema,
+  imageUrl: text.nullable(),
+  team: z.null(),
+  outcomes: z.tuple([z.literal('Yes'), z.literal('No')]),
+  clobTokenIds: z.tuple([z.string().regex(/^\d+$/), z.string().regex(/^\d+$/)]),
+  marketOptions: z.array(liveMarketOptionSchema),
+  sportsMarketType: label.nullable(),
+  sportsLine: z.number().nullable(),
+  gameNumber: z.null(),
+});
+
+/** `event.metadata`: `series` lives here since the top-level one went; `closeTime` is the latest close of its markets. */
+export const liveEventMetadataSchema = z.strictObject({
+  slug: z.string().regex(/^[a-z0-9-]+$/),
+  title: storableText,
+  isLive: z.boolean(),
+  series: label,
+  eventId: idString,
+  imageUrl: text,
+  subtitle: text,
+  closeTime: isoUtc,
+});
+
+/**
+ * An event: no multipleWinners, series, winner, isTrending, isRecommended or tvlDollars (gone since
+ * 2026-03-03); `category` may be outside the spec's list ("climate & science"); `beginAt` a string
+ * of Unix seconds that may be fractional ("1784692980.306"), or null. `provider` is on the events
+ * of some providers (bisonfi), not on polymarket's.
+ */
+export const liveEventSchema = z.strictObject({
+  eventId: idString,
+  provider: idString.optional(),
+  isActive: z.boolean(),
+  isLive: z.boolean(),
+  category: idString,
+  subcategory: text,
+  tags: z.array(label),
+  metadata: liveEventMetadataSchema,
+  volumeUsd: microUsdText,
+  volume24hr: microUsdText,
+  beginAt: z
+    .string()
+    .regex(/^\d+(?:\.\d{1,3})?$/)
+    .nullable(),
+  closeCondition: text,
+  rulesPdf: z.literal(''),
+  markets: z.array(liveMarketSchema).optional(),
+  sportsMarketGroups: z.tuple([]),
+});
+
+/**
+ * GET /orderbook/{id}: bids on both sides, ascending and not merged; the cent arrays round each
+ * price to whole cents, the dollar arrays keep it exact, same sizes in the same order.
+ */
+export const liveOrderBookSchema = z.strictObject({
+  yes: z.array(centLevelSchema),
+  no: z.array(centLevelSchema),
+  yes_dollars: z.array(dollarLevelSchema),
+  no_dollars: z.array(dollarLevelSchema),
+});
+
+export type LivePricing = z.output<typeof livePricingSchema>;
+export type LiveMarketOption = z.output<typeof liveMarketOptionSchema>;
+export type LiveMarket = z.output<typeof liveMarketSchema>;
+export type LiveEventMetadata = z.output<typeof liveEventMetadataSchema>;
+export type LiveEvent = z.output<typeof liveEventSchema>;
+export type LiveOrderBook = z.output<typeof liveOrderBookSchema>;

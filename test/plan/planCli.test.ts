@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
+import type { Plan } from '../../src/plan/buildPlan.js';
+import { readUniverse } from '../../src/plan/readUniverse.js';
+import { jobWork } from '../../src/service/jobKinds.js';
+import { runJob } from '../../src/sync/runJob.js';
+import { runCli } from '../helpers/runCli.js';
+import { startHarness } from '../helpers/syncHarness.js';
+import { useTestDatabase } from '../helpers/testDatabase.js';
+
+const settings = { orderBookMaxAgeSec: 3600, maxRejectedPercent: 5 };
+
+describe('cli plan', () => {
+  it('says there is nothing to plan in a database no crawl has filled, and names a bad --rpm', async () => {
+    const [empty, unmigrated] = await Promise.all([useTestDatabase(), useTestDatabase({ migrated: false })]);
+    const [nothing, noSchema, badRpm] = await Promise.all([
+      runCli(['plan'], { DATABASE_URL: empty.url }),
+      runCli(['plan', '--json'], { DATABASE_URL: unmigrated.url }),
+      runCli(['plan', '--rpm', '60x'], { DATABASE_URL: empty.url }),
+    ]);
+    expect(nothing).toMatchObject({ code: 0, stderr: '' });
+    expect(nothing.stdout).toBe(
+      'nothing to plan yet: no listing of the crawl plan (kalshi/all, polymarket/all) was crawled to its end in this database; run `sync` or the service first\n',
+    );
+    expect(noSchema.code).toBe(0);
+    expect(JSON.parse(noSchema.stdout)).toEqual({ rpm: 60, nothingToPlan: expect.stringContaining('no prediction schema') });
+    expect(badRpm.code).toBe(2);
+    expect(badRpm.stderr).toContain("option '--rpm <n>' argument '60x' is invalid");
+  });
+
+  it('plans the crawled universe at the rate asked, as text and as JSON', async () => {
+    const db = await useTestDatabase();
+    const { sim, newClient } = await startHarness({ seed: 3, markets: 120 });
+    const client = newClient();
+    try {
+      const options = { providers: KNOWN_PROVIDERS, categories: [ALL_CATEGORIES], now: () => new Date(sim.world.nowSec * 1000) };
+      for (const job of ['crawl', 'orderbooks'] as const) {
+        const work = jobWork(job, settings);
+        await runJob(db.sql, client, job, options, (ctx) => work(ctx, new Date(8.64e15)));
+      }
+    } finally {
+      await client.close();
+      await sim.stop();
+    }
+    const universe = await readUniverse(db.sql, {
+      ...{ providers: KNOWN_PROVIDERS, categories: [ALL_CATEGORIES] },
+      orderBookMaxAgeSec: 3600,
+      now: new Date(),
+    });
+    const [json, text] = await Promise.all([
+      runCli(['plan', '--rpm', '600', '--json'], { DATABASE_URL: db.url }),
+      runCli(['plan'], { DATABASE_URL: db.url, PREDICTION_RATE_LIMIT_RPM: '30' }),
+    ]);
+
+    expect(json).toMatchObject({ code: 0, stderr: '' });
+    const plan = JSON.parse(json.stdout) as Plan;
+    expect(plan.rpm).toBe(600);
+    expect(plan.limit).toEqual({ requests: 600, windowSec: 60.5 });
+    expect(plan.universe.openMarkets).toBe(universe.openMarkets);
+    expect(plan.phases.map((p) => [p.phase, p.job, p.schedule])).toEqual([
+      ['listings', 'crawl', '*/10 * * * *'],
+      ['details', 'details', '*/15 * * * *'],
+      ['books', 'orderbooks', '* * * * *'],
+    ]);
+    expect(plan.phases[0]!.requestsPerRun).toBe(universe.listings.reduce((n, l) => n + l.pages, 0));
+    // A few dozen open markets at 600 a minute: every book each sweep, most of the budget unused.
+    expect(plan.books).toMatchObject({ everySweep: true, sweepEverySec: 60, booksPerSweep: universe.openMarkets });
+    const used = plan.phases.reduce((n, p) => n + p.requestsPerMinute, 0);
+    expect(used + plan.unusedPerMinute).toBeCloseTo(plan.budgetPerMinute, 6);
+
+    expect(text).toMatchObject({ code: 0, stderr: '' });
+    expect(text.stdout).toMatch(/^plan at 30 requests\/min \(PREDICTION_RATE_LIMIT_RPM\)\n/);
+    expect(text.stdout).toContain(`books     ${universe.openMarkets} open markets, ${universe.dueBooks} due now`);
+    expect(text.stdout).toMatch(/\n {2}books +orderbooks +\* \* \* \* \* /);
+  });
+});
