@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { liveOrderBookSchema, livePricingSchema } from './liveShapes.js';
-import { idString, NO_NUL, text } from './primitives.js';
+import { idString, text, storableText } from './primitives.js';
 import { specSeconds } from './specShapes.js';
 
 /**
@@ -10,7 +10,6 @@ import { specSeconds } from './specShapes.js';
 
 /** Micro-USD or whole dollars as a string of digits ("650000"). */
 const digits = z.string().regex(/^\d+$/);
-const storableText = text.regex(NO_NUL);
 
 /** 2026-02: flat, prices as strings at the top level, `result` "" while unresolved; `eventId` only on GET /markets/{id}. */
 export const market202602Schema = z.strictObject({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { centLevelSchema, dollarLevelSchema } from './orderBook.js';
-import { idString, label, NO_NUL, text } from './primitives.js';
+import { idString, label, text, storableText } from './primitives.js';
 import { microUsdPrice, specSeconds } from './specShapes.js';
 
 /**
@@ -13,7 +13,6 @@ import { microUsdPrice, specSeconds } from './specShapes.js';
 const isoUtc = z.iso.datetime();
 /** Micro-USD as a string of digits ("26003599000000"). */
 const microUsdText = z.string().regex(/^\d+$/);
-const storableText = text.regex(NO_NUL);
 
 /** `market.pricing`: micro-USD integers, all four 0 on a closed market (no quote); `volume` in whole dollars. */
 export const livePricingSchema = z.strictObject({

@@ -70,3 +70,6 @@ export const amount = z.union([z.number(), decimalString], { error: expected('a 
 export const formattedAmount = z.union([nonNegativeNumber, formattedDecimalString], {
   error: expected('a non-negative number or decimal string'),
 });
+
+/** Text that Postgres can store (no NUL), as the exact shapes of every era send it. */
+export const storableText = text.regex(NO_NUL);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CATEGORIES } from '../domain/types.js';
 import { centLevelSchema } from './orderBook.js';
-import { idString, label, NO_NUL, secondsNumber, text } from './primitives.js';
+import { idString, label, secondsNumber, text, storableText } from './primitives.js';
 
 /**
  * The spec's shapes (docs/upstream/read-api-spec.md, section 2), exact: every key it lists and no
@@ -14,8 +14,6 @@ import { idString, label, NO_NUL, secondsNumber, text } from './primitives.js';
 export const specSeconds = secondsNumber.int();
 /** A price in micro-USD: $0 to $1. */
 export const microUsdPrice = z.int().min(0).max(1_000_000);
-/** Text that Postgres can store: no NUL. */
-const storableText = text.regex(NO_NUL);
 
 /** `market.pricing`: micro-USD JSON numbers; `volume` in dollars. */
 export const specPricingSchema = z.strictObject({
