@@ -2,6 +2,9 @@ import { createPredictionClient, type PredictionClient, type PredictionClientOpt
 import type { Config } from '../config.js';
 import { isLoopback } from '../net/isLoopback.js';
 
+/** The client's rate limit for a plan of `rpm` requests per minute (`plan` replays the same). */
+export const planRateLimit = (rpm: number): NonNullable<PredictionClientOptions['rateLimit']> => ({ requests: rpm, windowMs: 60_000 });
+
 /**
  * The process's one API client, from the configuration. A loopback API URL can only be the
  * simulator (or a local proxy), so no key is required there; elsewhere a missing key is refused.
@@ -14,7 +17,7 @@ export function createClientFromConfig(
     baseUrl: config.apiUrl,
     apiKey: config.apiKey,
     allowKeyless: isLoopback(config.apiUrl),
-    rateLimit: { requests: config.rateLimitRpm, windowMs: 60_000 },
+    rateLimit: planRateLimit(config.rateLimitRpm),
     ...extra,
   });
 }

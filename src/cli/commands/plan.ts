@@ -9,6 +9,7 @@ import { readUniverse, type Universe } from '../../plan/readUniverse.js';
 import { DEFAULT_BATCH_SIZE } from '../../sync/runJob.js';
 import { booksPerBatch } from '../../sync/sweepOrderBooks.js';
 import { integer } from '../optionParsers.js';
+import { planRateLimit } from '../../app/createClientFromConfig.js';
 
 /** SQLSTATEs of a database the app never migrated: no `prediction` schema, or no table in it. */
 const NOT_MIGRATED = new Set(['3F000', '42P01']);
@@ -47,7 +48,7 @@ export function registerPlan(program: Command, deps: { getConfig: () => Readonly
           return;
         }
         // The client's limit as createClientFromConfig sets it, with the margin its queue adds.
-        const { rateLimit } = resolveClientOptions({ baseUrl: config.apiUrl, rateLimit: { requests: rpm, windowMs: 60_000 } });
+        const { rateLimit } = resolveClientOptions({ baseUrl: config.apiUrl, rateLimit: planRateLimit(rpm) });
         const plan = buildPlan({
           universe: universe!,
           rpm,
