@@ -65,7 +65,11 @@ INSERT INTO citus_layout (table_name, placement, distribution_column, reason) VA
   ('prediction.write_lock', 'local', NULL,
    'the row every write transaction locks first (SELECT ... FOR UPDATE): one node'),
   ('prediction.upstream_sources', 'local', NULL,
-   'which API filled the database: one row, read at start-up');
+   'which API filled the database: one row, read at start-up'),
+('prediction.export_watermarks', 'local', NULL,
+   'export bookkeeping: one row per output directory and table, written by export'),
+('prediction.export_partitions', 'local', NULL,
+   'export bookkeeping: one row per output directory, table and day; never joined to market data');
 -- citus-layout:end
 
 -- A distributed table's foreign keys to reference tables need those to exist first, and the

@@ -7,6 +7,7 @@ import { configSecrets } from '../ops/configSecrets.js';
 import { classifyError } from './classifyError.js';
 import { limitHeapGrowth } from './limitHeapGrowth.js';
 import { registerDemo } from './commands/demo.js';
+import { registerExport } from './commands/export.js';
 import { registerExplore } from './commands/explore.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerPlan } from './commands/plan.js';
@@ -29,6 +30,7 @@ registerSimulate(program);
 registerExplore(program, deps);
 registerServe(program, deps);
 registerDemo(program, deps);
+registerExport(program, deps);
 registerStatus(program, deps);
 registerPlan(program, deps);
 

@@ -52,8 +52,10 @@ export function listOf<const T extends string>(choices: readonly T[]): (value: s
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-    if (items.length === 0 || items.some((k) => !(choices as readonly string[]).includes(k))) {
-      throw new InvalidArgumentError(`Must be a comma-separated list of ${choices.join(', ')}.`);
+    const unknown = items.filter((k) => !(choices as readonly string[]).includes(k));
+    if (items.length === 0 || unknown.length > 0) {
+      const named = unknown.length === 0 ? '' : ` Unknown: ${unknown.map((k) => `'${k}'`).join(', ')}.`;
+      throw new InvalidArgumentError(`Must be a comma-separated list of ${choices.join(', ')}.${named}`);
     }
     return items as T[];
   };
@@ -63,4 +65,23 @@ export function listOf<const T extends string>(choices: readonly T[]): (value: s
 export function nonEmpty(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('Must not be empty.');
   return value;
+}
+
+/**
+ * An instant in ISO 8601: a date-time with its offset (2026-01-15T12:00:00Z, …+02:00) or a bare
+ * date, taken as midnight UTC. A date-time without an offset is refused: it would mean whatever the
+ * machine's time zone says.
+ */
+export function isoTimestamp(value: string): Date {
+  const text = value.trim();
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
+  const dateTime = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(text);
+  const at = new Date(dateOnly ? `${text}T00:00:00Z` : text.replace(' ', 'T'));
+  // Date rolls 2026-02-30 over into March: the calendar date must come back as written.
+  const day = new Date(`${text.slice(0, 10)}T00:00:00Z`);
+  const realDay = !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text.slice(0, 10);
+  if (!(dateOnly || dateTime) || !realDay || Number.isNaN(at.getTime())) {
+    throw new InvalidArgumentError('Must be an ISO 8601 timestamp with a time zone (2026-01-15T12:00:00Z) or a date (2026-01-15, UTC).');
+  }
+  return at;
 }

@@ -6,4 +6,5 @@ export { pricingSnapshots } from './pricingSnapshots.js';
 export { orderbookSnapshots, orderbookLevels } from './orderbook.js';
 export { ingestRuns, rejectedRecords, crawlCoverage, upstreamShapes } from './ingest.js';
 export { jobTicks, upstreamSources, jobLeases, writeLock } from './service.js';
+export { exportWatermarks, exportPartitions } from './exportState.js';
 export * from './analytics.js';

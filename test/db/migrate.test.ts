@@ -8,6 +8,8 @@ const EXPECTED_TABLES = [
   'crawl_coverage',
   'event_state_history',
   'events',
+  'export_partitions',
+  'export_watermarks',
   'ingest_runs',
   'job_leases',
   'job_ticks',

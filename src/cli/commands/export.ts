@@ -1,0 +1,88 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { Config } from '../../config.js';
+import { migrate } from '../../db/migrate.js';
+import { openPool } from '../../db/openPool.js';
+import { resolveDatabase } from '../../db/resolveDatabase.js';
+import { EXPORT_SESSION_SETTINGS } from '../../export/exportSessionSettings.js';
+import { progressBar } from '../../export/exportProgress.js';
+import { EXPORT_TABLES, selectTables, TABLE_CHOICES } from '../../export/exportTables.js';
+import { ExportBusyError, runExport, type ExportResult } from '../../export/runExport.js';
+import { daysOverlapping } from '../../export/utcDays.js';
+import { CliError, usageError } from '../cliError.js';
+import { ExitCode } from '../exitCodes.js';
+import { onShutdownSignal } from '../onShutdownSignal.js';
+import { isoTimestamp, listOf, nonEmpty } from '../optionParsers.js';
+
+interface ExportCommandOptions {
+  out: string;
+  since?: Date;
+  until?: Date;
+  tables?: string[];
+}
+
+const DEFAULT_TABLES = EXPORT_TABLES.filter((t) => !t.optional).map((t) => t.name);
+
+export function registerExport(program: Command, deps: { getConfig: () => Readonly<Config> }): void {
+  program
+    .command('export')
+    .description(
+      'write the history to Parquet through DuckDB (one directory per table, one file per UTC day, manifest.json); ' +
+        'a second export into the same directory rewrites only the days that changed',
+    )
+    .requiredOption('--out <dir>', 'output directory (created if missing)', nonEmpty)
+    .option('--since <time>', 'history from the UTC day of this instant: ISO 8601, e.g. 2026-01-15 or 2026-01-15T12:00:00Z', isoTimestamp)
+    .option('--until <time>', 'history before this instant, through the end of its UTC day (ISO 8601)', isoTimestamp)
+    .option(
+      '--tables <list>',
+      `comma-separated tables to export (default: ${DEFAULT_TABLES.join(',')}; also orderbook_levels, alias levels)`,
+      listOf(TABLE_CHOICES),
+    )
+    .action(async (opts: ExportCommandOptions) => {
+      if (opts.since && opts.until && opts.since >= opts.until) {
+        throw usageError(`--since (${opts.since.toISOString()}) must be before --until (${opts.until.toISOString()})`);
+      }
+      const outDir = resolve(opts.out);
+      const target = await resolveDatabase(deps.getConfig());
+      if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
+      const stop = new AbortController();
+      const removeSignals = onShutdownSignal(() => {
+        process.stderr.write('prediction-ingest: stopping the export; files already renamed into place stay valid (again to force)\n');
+        stop.abort(new Error('stopped by a signal'));
+      });
+      const progress = progressBar(process.stderr);
+      let pool: ReturnType<typeof openPool> | undefined;
+      try {
+        await migrate(target.url);
+        pool = openPool(target.url, EXPORT_SESSION_SETTINGS, { max: 2, applicationName: 'prediction-ingest export' });
+        const result = await runExport(pool.sql, {
+          outDir,
+          tables: selectTables(opts.tables),
+          range: daysOverlapping(opts.since, opts.until),
+          progress,
+          signal: stop.signal,
+        });
+        process.stdout.write(summary(outDir, result));
+      } catch (error) {
+        if (stop.signal.aborted) {
+          throw new CliError('export stopped by a signal; run it again to complete it', ExitCode.interrupted, { cause: error });
+        }
+        if (error instanceof ExportBusyError) throw new CliError(error.message, ExitCode.failure, { cause: error });
+        throw error;
+      } finally {
+        progress.stop();
+        removeSignals();
+        await pool?.close();
+        await target.release();
+      }
+    });
+}
+
+function summary(outDir: string, result: ExportResult): string {
+  const lines = result.tables.map(
+    (t) =>
+      `  ${t.table}: ${t.filesWritten} file(s) written (${t.rowsWritten} rows), ${t.unchanged} unchanged` +
+      (t.removed > 0 ? `, ${t.removed} removed` : ''),
+  );
+  return `export into ${outDir}: manifest ${result.manifest}\n${lines.join('\n')}\n`;
+}

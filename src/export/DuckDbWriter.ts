@@ -1,0 +1,102 @@
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { quoteIdentifier as quote } from '../sql/sqlNames.js';
+import { csvReadType, parquetValue } from './columnTransfer.js';
+import type { ExportTable } from './ExportTable.js';
+
+export interface WriterOptions {
+  /** Where DuckDB spills what does not fit in memoryLimit. */
+  tempDirectory: string;
+  /** DuckDB's memory_limit. Default '64MB': with what DuckDB does not count (~100 MB) and Node's own, it bounds the RSS. */
+  memoryLimit?: string;
+  /** Default 2. */
+  threads?: number;
+}
+
+/** What one partition file holds. */
+export interface WrittenPartition {
+  rows: number;
+  /** Earliest and latest partition-column value, ISO with microseconds; null when empty. */
+  minAt: string | null;
+  maxAt: string | null;
+}
+
+/** A one-line SQL string literal. */
+const text = (value: string): string => `'${value.replaceAll("'", "''")}'`;
+
+const MIB = 1024 * 1024;
+
+/** The column runExport puts first in every CSV record: the record's UTC day, which splitCsvChunks cuts on. */
+export const DAY_COLUMN = 'export_day';
+
+/**
+ * The DuckDB side of an export: turns the CSV chunks of one day, in the order Postgres sorted them,
+ * into that day's Parquet file (zstd), converting each field to its exact type on the way. No table
+ * is kept: memory stays at DuckDB's CSV reader and Parquet writer.
+ */
+export class DuckDbWriter {
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+  ) {}
+
+  static async open(options: WriterOptions): Promise<DuckDbWriter> {
+    const instance = await DuckDBInstance.create(':memory:', {
+      memory_limit: options.memoryLimit ?? '64MB',
+      threads: String(options.threads ?? 2),
+      temp_directory: options.tempDirectory,
+      // Keeps the rows in the order Postgres sorted them: a file's bytes depend only on its rows.
+      preserve_insertion_order: 'true',
+    });
+    const connection = await instance.connect();
+    try {
+      // Days are UTC days, whatever the machine's time zone.
+      await connection.run("SET TimeZone = 'UTC'");
+    } catch (error) {
+      connection.closeSync();
+      instance.closeSync();
+      throw error;
+    }
+    return new DuckDbWriter(instance, connection);
+  }
+
+  /**
+   * Writes the CSV `files` (one day of `table`, Postgres CSV: "" is an empty string, an unquoted
+   * empty field null) to the Parquet file `target`. The parallel CSV reader could split a record at
+   * a quoted line break, so files with quotes are read by one thread. Buffers are sized to the
+   * longest record: DuckDB's default (16 MB a thread) shows in the RSS.
+   */
+  async writeDay(
+    table: ExportTable,
+    files: readonly string[],
+    chunks: { maxRecordBytes: number; hasQuotes: boolean },
+    target: string,
+  ): Promise<WrittenPartition> {
+    const maxLine = Math.max(MIB / 4, 2 ** Math.ceil(Math.log2(chunks.maxRecordBytes + 2)));
+    const columns = [`${text(DAY_COLUMN)}: 'VARCHAR'`, ...table.columns.map((c) => `${text(c.name)}: ${text(csvReadType(c))}`)];
+    const source =
+      `read_csv([${files.map(text).join(', ')}], header = false, delim = ',', quote = '"', escape = '"', new_line = '\\n', ` +
+      `columns = {${columns.join(', ')}}, auto_detect = false, allow_quoted_nulls = false, strict_mode = true, ` +
+      `max_line_size = ${maxLine}, buffer_size = ${Math.max(MIB, 2 * maxLine)}, parallel = ${chunks.hasQuotes ? 'false' : 'true'})`;
+    const values = table.columns.map((c) => `${parquetValue(c, table.name)} AS ${quote(c.name)}`).join(', ');
+    const copied = await this.connection.run(
+      `COPY (SELECT ${values} FROM ${source}) TO ${text(target)} (FORMAT parquet, COMPRESSION zstd)`,
+    );
+    const at = quote(table.partitionColumn);
+    const iso = (x: string) => `strftime(${x}, '%Y-%m-%dT%H:%M:%S.%fZ')`;
+    const reader = await this.connection.runAndReadAll(
+      `SELECT ${iso(`min(${at})`)}, ${iso(`max(${at})`)} FROM read_parquet(${text(target)})`,
+    );
+    const [minAt, maxAt] = (reader.getRows()[0] ?? [null, null]) as [string | null, string | null];
+    return { rows: copied.rowsChanged, minAt, maxAt };
+  }
+
+  /** Stops a running statement (a signal's stop); the statement then fails. */
+  interrupt(): void {
+    this.connection.interrupt();
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}

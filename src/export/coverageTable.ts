@@ -1,0 +1,39 @@
+import { crawlCoverage, dataCoverage, ingestRuns } from '../schema/index.js';
+import { quoteIdentifier as quote, sqlNames } from '../sql/sqlNames.js';
+import { viewNames } from '../sql/viewNames.js';
+import { pgCsvExpression } from './columnTransfer.js';
+import { changedSince, dayText, mergeDays, sortedByDay } from './daySql.js';
+import { SECONDS, viewColumns } from './exportColumns.js';
+import type { ExportTable } from './ExportTable.js';
+
+const c = sqlNames(crawlCoverage);
+const r = sqlNames(ingestRuns);
+const coverage = viewNames(dataCoverage);
+
+/** analytics.data_coverage: one row per provider × category crawl of a sync run, by the day it started. */
+export const dataCoverageTable: ExportTable = {
+  name: 'data_coverage',
+  source: coverage.view,
+  columns: viewColumns(dataCoverage, { durationSeconds: SECONDS, sincePreviousCompleteSeconds: SECONDS }),
+  partitionColumn: 'started_at',
+  orderBy: ['started_at', 'run_id', 'provider', 'category'],
+  ranged: true,
+  // A crawl that completes becomes the previous complete crawl of the later crawls of its listing.
+  changesCarryForward: true,
+  optional: false,
+  // A row reads its crawl and its run (run_status): a new version of either changes it. Every day,
+  // not only the range's: a change before the range carries into it (planPartitions cuts the range).
+  async days(sql, query) {
+    const rows = await sql<{ day: string; rows: string; changed: boolean }[]>`
+      select ${sql.unsafe(dayText(`c.${c.quoted.startedAt}`))} as day, count(*)::bigint as rows,
+             bool_or(${changedSince(sql, 'c', query.horizon)} or ${changedSince(sql, 'r', query.horizon)}) as changed
+      from ${sql(c.table)} c join ${sql(r.table)} r on r.${sql(r.col.runId)} = c.${sql(c.col.runId)}
+      group by 1`;
+    return mergeDays(rows);
+  },
+  select(selection) {
+    const list = this.columns.map((col) => pgCsvExpression(col, 'v'));
+    const keys = this.orderBy.map((k) => `v.${quote(k)}`);
+    return sortedByDay({ list, from: `${coverage.view} v`, at: `v.${coverage.quoted.startedAt}`, keys, selection });
+  },
+};

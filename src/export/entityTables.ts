@@ -1,0 +1,93 @@
+import { events, marketResolutions, markets } from '../schema/index.js';
+import { quoteIdentifier as quote, sqlNames } from '../sql/sqlNames.js';
+import { viewNames } from '../sql/viewNames.js';
+import { pgCsvExpression } from './columnTransfer.js';
+import { changedSince, dayText, mergeDays, sortedByDay } from './daySql.js';
+import { AMOUNT, SECONDS, tableColumns, viewColumns } from './exportColumns.js';
+import type { ExportTable } from './ExportTable.js';
+
+// The tables of one row per market or event, as they are now, partitioned by the UTC day the
+// pipeline first saw the market or event. A history row may refer to any of them, so they are
+// always exported whole, whatever --since and --until say.
+
+const m = sqlNames(markets);
+const e = sqlNames(events);
+const resolutions = viewNames(marketResolutions);
+
+/** Every column but the content hash (bookkeeping of the change-only upsert); raw as JSON text, drift as a list. */
+export const marketsTable: ExportTable = {
+  name: 'markets',
+  source: m.table,
+  columns: tableColumns(markets, { omit: ['contentHash'] }),
+  partitionColumn: 'first_seen_at',
+  orderBy: ['market_id'],
+  ranged: false,
+  changesCarryForward: false,
+  optional: false,
+  async days(sql, query) {
+    const rows = await sql<{ day: string; rows: string; changed: boolean }[]>`
+      select ${sql.unsafe(dayText(`m.${m.quoted.firstSeenAt}`))} as day, count(*)::bigint as rows,
+             bool_or(${changedSince(sql, 'm', query.horizon)}) as changed
+      from ${sql(m.table)} m group by 1`;
+    return mergeDays(rows);
+  },
+  select(selection) {
+    const list = this.columns.map((c) => pgCsvExpression(c, 'm'));
+    const keys = this.orderBy.map((k) => `m.${quote(k)}`);
+    return sortedByDay({ list, from: `${m.quotedTable} m`, at: `m.${m.quoted.firstSeenAt}`, keys, selection });
+  },
+};
+
+export const eventsTable: ExportTable = {
+  name: 'events',
+  source: e.table,
+  columns: tableColumns(events, { omit: ['contentHash'], decimals: { tvlUsd: AMOUNT, volumeUsd: AMOUNT } }),
+  partitionColumn: 'first_seen_at',
+  orderBy: ['event_id'],
+  ranged: false,
+  changesCarryForward: false,
+  optional: false,
+  async days(sql, query) {
+    const rows = await sql<{ day: string; rows: string; changed: boolean }[]>`
+      select ${sql.unsafe(dayText(`e.${e.quoted.firstSeenAt}`))} as day, count(*)::bigint as rows,
+             bool_or(${changedSince(sql, 'e', query.horizon)}) as changed
+      from ${sql(e.table)} e group by 1`;
+    return mergeDays(rows);
+  },
+  select(selection) {
+    const list = this.columns.map((c) => pgCsvExpression(c, 'e'));
+    const keys = this.orderBy.map((k) => `e.${quote(k)}`);
+    return sortedByDay({ list, from: `${e.quotedTable} e`, at: `e.${e.quoted.firstSeenAt}`, keys, selection });
+  },
+};
+
+export const marketResolutionsTable: ExportTable = {
+  name: 'market_resolutions',
+  source: resolutions.view,
+  columns: viewColumns(marketResolutions, {
+    settlementLagSeconds: SECONDS,
+    observedSettlementLagMinSeconds: SECONDS,
+    observedSettlementLagMaxSeconds: SECONDS,
+  }),
+  partitionColumn: 'first_seen_at',
+  orderBy: ['market_id'],
+  ranged: false,
+  changesCarryForward: false,
+  optional: false,
+  // A resolution row reads its market, its event's category, and the market's state and price
+  // history. Every observation of a market that writes any of those also moves the market row's
+  // last_seen_at, so a new version of the market or event row covers them all.
+  async days(sql, query) {
+    const rows = await sql<{ day: string; rows: string; changed: boolean }[]>`
+      select ${sql.unsafe(dayText(`m.${m.quoted.firstSeenAt}`))} as day, count(*)::bigint as rows,
+             bool_or(${changedSince(sql, 'm', query.horizon)} or ${changedSince(sql, 'e', query.horizon)}) as changed
+      from ${sql(m.table)} m join ${sql(e.table)} e on e.${sql(e.col.eventId)} = m.${sql(m.col.eventId)}
+      group by 1`;
+    return mergeDays(rows);
+  },
+  select(selection) {
+    const list = this.columns.map((c) => pgCsvExpression(c, 'r'));
+    const keys = this.orderBy.map((k) => `r.${quote(k)}`);
+    return sortedByDay({ list, from: `${resolutions.view} r`, at: `r.${resolutions.quoted.firstSeenAt}`, keys, selection });
+  },
+};

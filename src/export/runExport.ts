@@ -1,0 +1,186 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type postgres from 'postgres';
+import { releaseExportLock } from '../sql/releaseExportLock.js';
+import { saveExportState, type SavedPartition } from '../sql/saveExportState.js';
+import { selectExportPartitions } from '../sql/selectExportPartitions.js';
+import { selectExportWatermarks } from '../sql/selectExportWatermarks.js';
+import { tryExportLock } from '../sql/tryExportLock.js';
+import { buildManifest } from './buildManifest.js';
+import { writeFileDurably } from './durableFiles.js';
+import { exporterVersion } from './exporterVersion.js';
+import { noProgress, type ExportProgress } from './exportProgress.js';
+import type { ExportTable } from './ExportTable.js';
+import { EXPORT_TABLES } from './exportTables.js';
+import { inDayRange, type DayRange, type RecordedPartition } from './planPartitions.js';
+import { readSchemaVersion } from './schemaVersion.js';
+import { DuckDbWriter, type WriterOptions } from './DuckDbWriter.js';
+import { readSnapshot } from './snapshotHorizon.js';
+import { writeTable, type TableWritten } from './writeTable.js';
+
+export interface ExportOptions {
+  /** Absolute path of the output directory. */
+  outDir: string;
+  tables: readonly ExportTable[];
+  /** UTC days of the history tables to examine (whole days overlapping --since/--until). */
+  range: DayRange;
+  progress?: ExportProgress;
+  signal?: AbortSignal;
+  /** Bytes of CSV per chunk loaded into DuckDB. Default 32 MiB. */
+  chunkBytes?: number;
+  writer?: Omit<WriterOptions, 'tempDirectory'>;
+  now?: () => Date;
+}
+
+export interface TableOutcome {
+  table: string;
+  filesWritten: number;
+  rowsWritten: number;
+  unchanged: number;
+  removed: number;
+}
+
+export interface ExportResult {
+  tables: TableOutcome[];
+  manifest: string;
+}
+
+/** Another export holds the output directory. */
+export class ExportBusyError extends Error {
+  override name = 'ExportBusyError';
+}
+
+/** The hidden folder of work files inside the output directory: on its file system, so renames are atomic. */
+export const WORK_DIR = '.export-tmp';
+
+/**
+ * Exports `tables` into `outDir` as Parquet, rewriting only the day partitions that changed since
+ * the last export into it (see planPartitions). Crash-safe: files are replaced by rename, the
+ * manifest after them, and the database records the export last; an export killed at any point
+ * leaves the previous record, from which the next one rewrites the same partitions.
+ */
+export async function runExport(sql: postgres.Sql, options: ExportOptions): Promise<ExportResult> {
+  const { outDir, range } = options;
+  const progress = options.progress ?? noProgress;
+  const now = options.now ?? (() => new Date());
+  const version = exporterVersion();
+  const work = join(outDir, WORK_DIR);
+  const chunkDir = join(work, 'files');
+
+  const lock = await sql.reserve();
+  try {
+    if (!(await tryExportLock(lock, outDir))) throw new ExportBusyError(`another export is writing into ${outDir}`);
+    try {
+      // What a killed export left behind is of no use: its files were never renamed into place.
+      await rm(work, { recursive: true, force: true });
+      for (const dir of [chunkDir, join(work, 'duckdb')]) await mkdir(dir, { recursive: true });
+      const schema = await readSchemaVersion(sql);
+      const watermarks = new Map((await selectExportWatermarks(sql, outDir)).map((w) => [w.tableName, String(w.snapshotXmin)]));
+      const recorded = new Map<string, Map<string, RecordedPartition>>();
+      for (const p of await selectExportPartitions(sql, outDir)) {
+        if (!recorded.has(p.tableName)) recorded.set(p.tableName, new Map());
+        recorded.get(p.tableName)!.set(p.day, p);
+      }
+
+      const writer = await DuckDbWriter.open({ ...options.writer, tempDirectory: join(work, 'duckdb') });
+      const stop = () => writer.interrupt();
+      options.signal?.addEventListener('abort', stop, { once: true });
+      try {
+        const { snapshot, tables } = await sql.begin('isolation level repeatable read read only', async (tx) => {
+          await tx.unsafe(`set local timezone = 'UTC'`);
+          await tx.unsafe(`set local datestyle = 'ISO, YMD'`);
+          const snapshot = await readSnapshot(tx);
+          const tables: { table: ExportTable; result: TableWritten }[] = [];
+          for (const table of options.tables) {
+            options.signal?.throwIfAborted();
+            const result = await writeTable(tx, writer, table, {
+              range,
+              outDir,
+              workDir: chunkDir,
+              chunkBytes: options.chunkBytes ?? 32 * 1024 * 1024,
+              recorded: recorded.get(table.name) ?? new Map(),
+              watermark: watermarks.get(table.name),
+              snapshot,
+              progress,
+              signal: options.signal,
+            });
+            tables.push({ table, result });
+          }
+          return { snapshot, tables };
+        });
+        progress.stop();
+        const written = tables.flatMap((t) => t.result.written);
+        const removed = tables.flatMap((t) => t.result.plan.remove.map((day) => ({ tableName: t.table.name, day })));
+        const after = applyChanges(recorded, written, removed);
+        const manifest = buildManifest({ tables: EXPORT_TABLES, partitions: after, schema, exporterVersion: version });
+        await writeFileDurably(join(work, 'manifest.partial'), join(outDir, 'manifest.json'), manifest);
+        options.signal?.throwIfAborted();
+        await sql.begin((tx) =>
+          saveExportState(tx, {
+            outDir,
+            written,
+            removed,
+            watermarks: nextWatermarks(tables, after, watermarks, snapshot.xmin),
+            exporterVersion: version,
+            now: now(),
+          }),
+        );
+        return {
+          tables: tables.map(({ table, result }) => ({
+            table: table.name,
+            filesWritten: result.written.filter((p) => p.rows > 0).length,
+            rowsWritten: result.written.reduce((n, p) => n + p.rows, 0),
+            unchanged: result.plan.unchanged.length,
+            removed: result.plan.remove.length,
+          })),
+          manifest: join(outDir, 'manifest.json'),
+        };
+      } finally {
+        options.signal?.removeEventListener('abort', stop);
+        writer.close();
+      }
+    } finally {
+      progress.stop();
+      await rm(work, { recursive: true, force: true });
+      await releaseExportLock(lock, outDir);
+    }
+  } finally {
+    lock.release();
+  }
+}
+
+/** The partitions of the output directory once this export's changes are in. */
+function applyChanges(
+  recorded: ReadonlyMap<string, ReadonlyMap<string, RecordedPartition>>,
+  written: readonly SavedPartition[],
+  removed: readonly { tableName: string; day: string }[],
+): Map<string, RecordedPartition[]> {
+  const byTable = new Map<string, Map<string, RecordedPartition>>();
+  for (const [table, days] of recorded) byTable.set(table, new Map(days));
+  for (const p of written) {
+    if (!byTable.has(p.tableName)) byTable.set(p.tableName, new Map());
+    byTable.get(p.tableName)!.set(p.day, p);
+  }
+  for (const r of removed) byTable.get(r.tableName)?.delete(r.day);
+  return new Map([...byTable].map(([table, days]) => [table, [...days.values()]]));
+}
+
+/**
+ * A table's horizon moves to this export's only when the export examined every partition recorded
+ * for it; a narrower --since/--until leaves the older horizon, so that the partitions it did not
+ * examine are compared against the changes since then next time (some are then rewritten twice).
+ */
+function nextWatermarks(
+  tables: readonly { table: ExportTable; result: TableWritten }[],
+  after: ReadonlyMap<string, readonly RecordedPartition[]>,
+  previous: ReadonlyMap<string, string>,
+  snapshotXmin: string,
+): { tableName: string; snapshotXmin: string }[] {
+  const horizons: { tableName: string; snapshotXmin: string }[] = [];
+  for (const { table, result } of tables) {
+    const examinedAll = (after.get(table.name) ?? []).every((p) => inDayRange(p.day, result.range));
+    const horizon = examinedAll ? snapshotXmin : previous.get(table.name);
+    if (horizon !== undefined) horizons.push({ tableName: table.name, snapshotXmin: horizon });
+  }
+  return horizons;
+}

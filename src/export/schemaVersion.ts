@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MIGRATIONS_FOLDER } from '../db/migrate.js';
+import type { Queryable } from '../sql/queryable.js';
+import { selectAppliedMigrations } from '../sql/selectAppliedMigrations.js';
+
+export interface SchemaVersion {
+  /** Migrations applied to the database. */
+  migrations: number;
+  /** Tag of the latest one (e.g. 0012_export_state), from the journal; null if this build does not know it. */
+  latestMigration: string | null;
+}
+
+/** The database's schema version: what the exported columns were read under. */
+export async function readSchemaVersion(sql: Queryable): Promise<SchemaVersion> {
+  const applied = await selectAppliedMigrations(sql);
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { when: number; tag: string }[];
+  };
+  const latest = journal.entries.find((e) => e.when === applied.latestCreatedAt);
+  return { migrations: applied.count, latestMigration: latest?.tag ?? null };
+}

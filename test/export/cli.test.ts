@@ -1,0 +1,74 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/runCli.js';
+import { useTestDatabase } from '../helpers/testDatabase.js';
+
+const db = await useTestDatabase();
+const root = mkdtempSync(join(tmpdir(), 'export-cli-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('cli export', () => {
+  it('names an unknown table and exits 2, before touching any database', async () => {
+    const result = await runCli(['export', '--out', root, '--tables', 'price_history,prices,levels'], {
+      DATABASE_URL: 'postgres://x@127.0.0.1:1/none',
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("option '--tables <list>' argument 'price_history,prices,levels' is invalid");
+    expect(result.stderr).toContain("Unknown: 'prices'.");
+  });
+
+  it('names a bad --since or --until and exits 2', async () => {
+    const since = await runCli(['export', '--out', root, '--since', '2026-01-15T12:00:00'], {});
+    expect(since.code).toBe(2);
+    expect(since.stderr).toMatch(/option '--since <time>' argument '2026-01-15T12:00:00' is invalid\. Must be an ISO 8601 timestamp/);
+    const until = await runCli(['export', '--out', root, '--until', '2026-02-30'], {});
+    expect(until.code).toBe(2);
+    expect(until.stderr).toContain("option '--until <time>' argument '2026-02-30' is invalid");
+    const order = await runCli(['export', '--out', root, '--since', '2026-01-02', '--until', '2026-01-01'], {
+      DATABASE_URL: 'postgres://x@127.0.0.1:1/none',
+    });
+    expect(order.code).toBe(2);
+    expect(order.stderr.trim()).toBe(
+      'prediction-ingest: --since (2026-01-02T00:00:00.000Z) must be before --until (2026-01-01T00:00:00.000Z)',
+    );
+  });
+
+  it('requires --out', async () => {
+    const result = await runCli(['export'], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("required option '--out <dir>' not specified");
+  });
+
+  it('exports into a new directory, prints a summary, and draws no progress bar when stderr is not a terminal', async () => {
+    await db.sql`
+      insert into prediction.events (event_id, provider, raw, first_seen_at, last_seen_at, changed_at)
+      values ('E1', 'kalshi', '{}', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`;
+    const out = join(root, 'new', 'dir');
+    const result = await runCli(['export', '--out', out, '--tables', 'events,price_history'], { DATABASE_URL: db.url });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(
+      `export into ${out}: manifest ${join(out, 'manifest.json')}\n` +
+        '  events: 1 file(s) written (1 rows), 0 unchanged\n' +
+        '  price_history: 0 file(s) written (0 rows), 0 unchanged\n',
+    );
+    expect(readdirSync(out).sort()).toEqual(['events', 'manifest.json']);
+    expect(existsSync(join(out, 'events', 'date=2026-01-01', 'part-0.parquet'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).tables.events.rows).toBe(1);
+  });
+
+  it('refuses to write into a directory another export holds, and exits 1', async () => {
+    const out = join(root, 'busy');
+    const holder = postgres(db.url, { max: 1, onnotice: () => {} });
+    try {
+      await holder`select pg_advisory_lock(hashtextextended(${`prediction-ingest export ${out}`}, 0))`;
+      const result = await runCli(['export', '--out', out], { DATABASE_URL: db.url });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toBe(`prediction-ingest: another export is writing into ${out}`);
+    } finally {
+      await holder.end();
+    }
+  });
+});
