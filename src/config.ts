@@ -273,6 +273,12 @@ const envSchema = z.object({
   /** Every open market's book is fetched at least this often, budget permitting (stalest first). Default 3600. */
   ORDERBOOK_MAX_AGE_SEC: positiveInt('ORDERBOOK_MAX_AGE_SEC').default(3600),
   /**
+   * Months of price, order-book and state history to keep besides the current one: older monthly
+   * partitions are dropped whole (and recorded in prediction.dropped_partitions) when a crawl or a
+   * sync ends. Unset: everything is kept (the default).
+   */
+  PREDICTION_RETENTION_MONTHS: positiveInt('PREDICTION_RETENTION_MONTHS').optional(),
+  /**
    * Lifetime in seconds of a job's lease (the `sync` command's and each service job's), renewed
    * every third of it while the job runs. A process that crashed keeps its jobs from running
    * elsewhere this long, and one that cannot reach the database for this long stops writing.
@@ -319,6 +325,8 @@ export interface Config {
   detailsSchedule: string;
   orderBookSchedule: string;
   orderBookMaxAgeSec: number;
+  /** PREDICTION_RETENTION_MONTHS; null keeps everything. */
+  retentionMonths: number | null;
   /** PREDICTION_LEASE_TTL_SEC. */
   leaseTtlSec: number;
   opsHost: string;
@@ -357,6 +365,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     detailsSchedule: e.DETAILS_SCHEDULE,
     orderBookSchedule: e.ORDERBOOK_SCHEDULE,
     orderBookMaxAgeSec: e.ORDERBOOK_MAX_AGE_SEC,
+    retentionMonths: e.PREDICTION_RETENTION_MONTHS ?? null,
     leaseTtlSec: e.PREDICTION_LEASE_TTL_SEC,
     opsHost: e.OPS_HOST,
     opsPort: e.OPS_PORT,

@@ -9,11 +9,15 @@
 -- data, create_distributed_table copies the rows to the shards inside that transaction; for large
 -- tables use create_distributed_table_concurrently table by table instead (docs/scaling.md).
 --
--- Market data is distributed by market_id, in one co-location group: a market's prices, states,
--- books and levels sit on the same shard, so every per-market query and every join on market_id
+-- Market data is distributed by market_id, in one co-location group: a market's prices, states
+-- and books sit on the same shard, so every per-market query and every join on market_id
 -- stays on one node. Events are a reference table (markets point at them by foreign key, and
 -- Citus allows a distributed table's foreign key only to a reference table or a co-located one).
 -- The service's bookkeeping stays local on the coordinator, where the app writes it.
+-- pricing_snapshots, orderbook_snapshots and market_state_history are partitioned by month
+-- (migrations/0013_compact_books_and_time_partitions.sql): Citus distributes a partitioned table
+-- with its partitions, and a month the pipeline attaches later (prediction.ensure_month_partitions)
+-- is distributed as it is attached; retention's DROP of a month drops its shards.
 --
 -- test/scaling/citusLayout.test.ts reads the layout table below from this file (the lines between
 -- the two markers) and checks the migrated schema against Citus's rules for it: every table of
@@ -47,9 +51,7 @@ INSERT INTO citus_layout (table_name, placement, distribution_column, reason) VA
   ('prediction.pricing_snapshots', 'distributed', 'market_id',
    'per-market price history: the largest table after the order books'),
   ('prediction.orderbook_snapshots', 'distributed', 'market_id',
-   'per-market book history'),
-  ('prediction.orderbook_levels', 'distributed', 'market_id',
-   'the levels of a snapshot, on the shard of their snapshot (joined on market_id and snapshot_id)'),
+   'per-market book history, levels inside (prediction.orderbook_levels is a view over it)'),
   ('prediction.ingest_runs', 'local',  NULL,
    'bookkeeping written by the app on the coordinator, a few thousand rows a day; the quarantine, shapes and coverage reference it'),
   ('prediction.rejected_records', 'local', NULL,
@@ -69,7 +71,9 @@ INSERT INTO citus_layout (table_name, placement, distribution_column, reason) VA
 ('prediction.export_watermarks', 'local', NULL,
    'export bookkeeping: one row per output directory and table, written by export'),
 ('prediction.export_partitions', 'local', NULL,
-   'export bookkeeping: one row per output directory, table and day; never joined to market data');
+   'export bookkeeping: one row per output directory, table and day; never joined to market data'),
+('prediction.dropped_partitions', 'local', NULL,
+   'retention bookkeeping: one row per dropped month and table, written by the app on the coordinator');
 -- citus-layout:end
 
 -- A distributed table's foreign keys to reference tables need those to exist first, and the

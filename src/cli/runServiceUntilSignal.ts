@@ -63,6 +63,7 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
       categories: config.categories,
       maxRejectedPercent: config.maxRejectedPercent,
       orderBookMaxAgeSec: config.orderBookMaxAgeSec,
+      retentionMonths: config.retentionMonths,
       leaseTtlSec: config.leaseTtlSec,
       statementTimeoutMs: config.databaseStatementTimeoutSec * 1000,
       ops: { host: config.opsHost, port: config.opsPort },

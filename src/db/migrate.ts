@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type postgres from 'postgres';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate as drizzleMigrate } from 'drizzle-orm/postgres-js/migrator';
+import { LOCK_NOT_AVAILABLE, withSqlState } from '../errors/withSqlState.js';
 import { restrictTempToOwnRole } from '../sql/restrictTempToOwnRole.js';
 import { MigrationBlockedError } from './MigrationBlockedError.js';
 import { openPool } from './openPool.js';
@@ -12,8 +13,6 @@ import { withMigrationLock } from './withMigrationLock.js';
 
 /** Where drizzle-kit writes migrations; resolved from this file so any working directory works. */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../migrations', import.meta.url));
-
-const LOCK_NOT_AVAILABLE = '55P03';
 
 export interface MigrateOptions {
   /** Default: MIGRATIONS_FOLDER. */
@@ -103,14 +102,6 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
   } finally {
     await Promise.all([migrating.close(), locking.close()]);
   }
-}
-
-/** The error of `error`'s cause chain that carries SQLSTATE `code`, if any. */
-function withSqlState(error: unknown, code: string): Error | undefined {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
-    if ((e as { code?: unknown }).code === code) return e;
-  }
-  return undefined;
 }
 
 async function countApplied(sql: postgres.Sql): Promise<number> {

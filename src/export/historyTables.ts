@@ -1,5 +1,6 @@
 import { marketStateHistory, orderbookLevels, orderbookSnapshots, orderbookTop, priceHistory, pricingSnapshots } from '../schema/index.js';
 import type { Queryable } from '../sql/queryable.js';
+import { bookLevelsOf } from '../sql/bookLevels.js';
 import { quoteIdentifier as quote, sqlNames } from '../sql/sqlNames.js';
 import { viewNames } from '../sql/viewNames.js';
 import { pgCsvExpression } from './columnTransfer.js';
@@ -13,7 +14,7 @@ import type { DayCount, DayQuery, DaySelection, ExportTable } from './ExportTabl
 const states = sqlNames(marketStateHistory);
 const prices = sqlNames(pricingSnapshots);
 const books = sqlNames(orderbookSnapshots);
-const levels = sqlNames(orderbookLevels);
+const levels = viewNames(orderbookLevels);
 
 /**
  * The days of a change-only snapshot table (pricing or order-book snapshots) and whether they
@@ -155,12 +156,12 @@ export const orderbookTopTable: ExportTable = {
   },
 };
 
-const [levelMarketId, levelSnapshotId, ...levelRest] = tableColumns(orderbookLevels, { decimals: { priceCents: PRICE, size: AMOUNT } });
+const [levelMarketId, levelSnapshotId, ...levelRest] = viewColumns(orderbookLevels, { priceCents: PRICE, size: AMOUNT });
 
 /** The stored levels of every book, with valid_from (the book's first observation) to partition and join on. */
 export const orderbookLevelsTable: ExportTable = {
   name: 'orderbook_levels',
-  source: levels.table,
+  source: levels.view,
   columns: [levelMarketId!, levelSnapshotId!, { name: 'valid_from', kind: 'timestamp' }, ...levelRest],
   partitionColumn: 'valid_from',
   orderBy: ['market_id', 'snapshot_id', 'side', 'price_cents'],
@@ -178,9 +179,12 @@ export const orderbookLevelsTable: ExportTable = {
       { closesPredecessor: false, rows: sql`sum(s.${sql(books.col.yesLevels)} + s.${sql(books.col.noLevels)})` },
     ),
   select(selection) {
+    // Decoded from the snapshot rows themselves: the levels view joined back to its snapshots
+    // would scan every snapshot of the table for each day.
     const join =
-      `(select l.*, s.${books.quoted.observedAt} as valid_from from ${levels.quotedTable} l ` +
-      `join ${books.quotedTable} s on s.${books.quoted.marketId} = l.${levels.quoted.marketId} and s.${books.quoted.snapshotId} = l.${levels.quoted.snapshotId}) x`;
+      `(select s.${books.quoted.marketId} as ${levels.quoted.marketId}, s.${books.quoted.snapshotId} as ${levels.quoted.snapshotId}, ` +
+      `s.${books.quoted.observedAt} as valid_from, l.side as ${levels.quoted.side}, l.price_cents as ${levels.quoted.priceCents}, ` +
+      `l.size as ${levels.quoted.size} from ${books.quotedTable} s cross join lateral ${bookLevelsOf('s')} l) x`;
     const list = this.columns.map((c) => pgCsvExpression(c, 'x'));
     return sortedByDay({ list, from: join, at: 'x.valid_from', keys: this.orderBy.map((k) => `x.${quote(k)}`), selection });
   },

@@ -153,6 +153,19 @@ export const dataCoverage = analyticsSchema
     complete: boolean('complete').notNull(),
     previousCompleteStartedAt: timestamp('previous_complete_started_at', tz),
     sincePreviousCompleteSeconds: numeric('since_previous_complete_seconds'),
+    /** The crawl started before the retention horizon: the prices it saw were dropped. */
+    historyAbsent: boolean('history_absent').notNull(),
+  })
+  .existing();
+
+/** Per table whose old months retention dropped: the horizon before which its data is absent. */
+export const historyHorizons = analyticsSchema
+  .view('history_horizons', {
+    tableName: text('table_name').notNull(),
+    horizon: timestamp('horizon', tz).notNull(),
+    partitionsDropped: integer('partitions_dropped').notNull(),
+    rowsDropped: bigint('rows_dropped', { mode: 'number' }).notNull(),
+    lastDroppedAt: timestamp('last_dropped_at', tz).notNull(),
   })
   .existing();
 

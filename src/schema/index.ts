@@ -7,4 +7,5 @@ export { orderbookSnapshots, orderbookLevels } from './orderbook.js';
 export { ingestRuns, rejectedRecords, crawlCoverage, upstreamShapes } from './ingest.js';
 export { jobTicks, upstreamSources, jobLeases, writeLock } from './service.js';
 export { exportWatermarks, exportPartitions } from './exportState.js';
+export { droppedPartitions } from './retention.js';
 export * from './analytics.js';

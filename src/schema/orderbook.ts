@@ -1,17 +1,27 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, integer, numeric, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, numeric, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { predictionSchema } from './predictionSchema.js';
 
 const tz = { withTimezone: true, mode: 'date' } as const;
 
 /**
  * A distinct order book of a market, first seen at observed_at and last confirmed at
- * last_observed_at. content_hash identifies the levels, so an unchanged book adds no snapshot.
+ * last_observed_at, with all its levels in the row. content_hash identifies the levels, so an
+ * unchanged book adds no snapshot. Partitioned by month of observed_at
+ * (0013_compact_books_and_time_partitions.sql), which is why observed_at is in the primary key.
+ *
+ * The levels are fixed-point integers, YES bids best first then NO bids best first (yes_levels
+ * splits them): 8 bytes a level against 24 as numeric arrays and 180 as rows (docs/scaling.md).
+ * A book with a value that does not fit (more digits than 32 bits hold) keeps its levels exactly
+ * in exact_price_cents / exact_sizes instead. prediction.orderbook_levels reads either as rows.
  */
 export const orderbookSnapshots = predictionSchema.table(
   'orderbook_snapshots',
   {
-    snapshotId: bigint('snapshot_id', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    // A sequence default, not an identity column: Postgres before 17 has no identity on a partitioned table.
+    snapshotId: bigint('snapshot_id', { mode: 'number' })
+      .notNull()
+      .default(sql`nextval('prediction.orderbook_snapshots_snapshot_id_seq')`),
     marketId: text('market_id').notNull(),
     observedAt: timestamp('observed_at', tz).notNull(),
     lastObservedAt: timestamp('last_observed_at', tz).notNull(),
@@ -19,26 +29,30 @@ export const orderbookSnapshots = predictionSchema.table(
     noLevels: integer('no_levels').notNull(),
     contentHash: text('content_hash').notNull(),
     isNull: boolean('is_null').notNull(),
+    /** Decimal places of price_units: a price is price_units × 10^-price_scale cents. */
+    priceScale: smallint('price_scale'),
+    /** Decimal places of size_units: a size is size_units × 10^-size_scale contracts. */
+    sizeScale: smallint('size_scale'),
+    priceUnits: integer('price_units').array(),
+    sizeUnits: integer('size_units').array(),
+    /** Only for a book whose values do not fit price_units / size_units (those are null then). */
+    exactPriceCents: numeric('exact_price_cents').array(),
+    exactSizes: numeric('exact_sizes').array(),
   },
-  (t) => [
-    // market_id leads every key so the tables can be distributed (Citus) on it.
-    primaryKey({ columns: [t.marketId, t.snapshotId] }),
-    uniqueIndex('orderbook_snapshots_market_observed_idx').on(t.marketId, t.observedAt),
-  ],
+  // market_id leads every key so the table can be distributed (Citus) on it.
+  (t) => [primaryKey({ columns: [t.marketId, t.observedAt] })],
 );
 
-/** The levels of a snapshot; append-only (a changed book is a new snapshot). */
-export const orderbookLevels = predictionSchema.table(
-  'orderbook_levels',
-  {
+/**
+ * The levels of every snapshot as rows: a view over orderbook_snapshots since 0013, with the
+ * columns the table had. `.existing()` keeps drizzle-kit from generating it.
+ */
+export const orderbookLevels = predictionSchema
+  .view('orderbook_levels', {
     marketId: text('market_id').notNull(),
     snapshotId: bigint('snapshot_id', { mode: 'number' }).notNull(),
     side: text('side').notNull(),
     priceCents: numeric('price_cents').notNull(),
     size: numeric('size').notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.marketId, t.snapshotId, t.side, t.priceCents] }),
-    check('orderbook_levels_side_check', sql`${t.side} in ('yes', 'no')`),
-  ],
-);
+  })
+  .existing();

@@ -6,7 +6,8 @@ const tz = { withTimezone: true, mode: 'date' } as const;
 /**
  * Change-only price history: a row per distinct set of values, first seen at observed_at and
  * last confirmed at last_observed_at. The primary key (market_id, observed_at) serves both
- * "latest snapshot of a market" and "history of a market by time".
+ * "latest snapshot of a market" and "history of a market by time". Partitioned by month of
+ * observed_at (0013_compact_books_and_time_partitions.sql).
  */
 export const pricingSnapshots = predictionSchema.table(
   'pricing_snapshots',

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { predictionSchema } from './predictionSchema.js';
 
 const tz = { withTimezone: true, mode: 'date' } as const;
@@ -7,6 +7,7 @@ const tz = { withTimezone: true, mode: 'date' } as const;
 /**
  * One row per distinct (status, result, settlement_time) a market has had, valid over
  * [valid_from, valid_to); valid_to is null on the current row. A repeated observation adds nothing.
+ * Partitioned by month of valid_from (0013_compact_books_and_time_partitions.sql).
  */
 export const marketStateHistory = predictionSchema.table(
   'market_state_history',
@@ -21,7 +22,9 @@ export const marketStateHistory = predictionSchema.table(
   },
   (t) => [
     primaryKey({ columns: [t.marketId, t.validFrom] }),
-    uniqueIndex('market_state_history_current_idx')
+    // Not unique, unlike the event index below: a partitioned table's unique index must include
+    // the partition key (valid_from). One current row per market is the writer's rule (recordStateHistory).
+    index('market_state_history_current_idx')
       .on(t.marketId)
       .where(sql`${t.validTo} is null`),
     check('market_state_history_interval_check', sql`${t.validTo} is null or ${t.validTo} > ${t.validFrom}`),

@@ -1,6 +1,7 @@
 import type { Queryable } from '../sql/queryable.js';
 import { lastCompleteCrawlStart } from '../sql/selectSyncTargets.js';
 import { crawlListings } from '../sync/crawlListings.js';
+import { maintainRunPartitions } from '../sync/maintainRunPartitions.js';
 import type { ClosingWindow } from '../sync/marketDetailTargets.js';
 import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from '../sync/refreshDetails.js';
 import { SYNC_JOB } from '../sync/runSyncCycle.js';
@@ -17,6 +18,8 @@ export const JOB_PRIORITY: Record<JobName, number> = { crawl: 30, details: 20, o
 export interface JobSettings {
   orderBookMaxAgeSec: number;
   maxRejectedPercent: number;
+  /** Months of history kept (PREDICTION_RETENTION_MONTHS); null or absent (the default) keeps everything. */
+  retentionMonths?: number | null;
 }
 
 /** Jobs whose every run must receive records: a crawl that lists nothing read its upstream wrong. */
@@ -40,6 +43,7 @@ export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext,
       return async (ctx) => {
         const missing = await crawlListings(ctx);
         await fetchEventMarkets(ctx, missing);
+        await maintainRunPartitions(ctx, settings.retentionMonths ?? null);
       };
     case 'details':
       return async (ctx) => {

@@ -25,6 +25,8 @@ export interface ServiceOptions {
   /** A run rejecting more than this share of what it reads is degraded. */
   maxRejectedPercent: number;
   orderBookMaxAgeSec: number;
+  /** Months of history kept (PREDICTION_RETENTION_MONTHS); null or absent (the default) keeps everything. */
+  retentionMonths?: number | null;
   ops: { host: string; port: number };
   /**
    * Lifetime of a job's lease (PREDICTION_LEASE_TTL_SEC), renewed every third of it: after a crash,
@@ -65,7 +67,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       jobs: JOB_NAMES.map((name) => ({ name, schedule: options.schedules[name] })),
       providers: options.providers,
       categories: options.categories,
-      settings: { orderBookMaxAgeSec: options.orderBookMaxAgeSec, maxRejectedPercent: options.maxRejectedPercent },
+      settings: {
+        orderBookMaxAgeSec: options.orderBookMaxAgeSec,
+        maxRejectedPercent: options.maxRejectedPercent,
+        retentionMonths: options.retentionMonths ?? null,
+      },
       instanceId,
       logger: options.logger,
       onRunFinished: (outcome) => record(options.metrics, outcome),

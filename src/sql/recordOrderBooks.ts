@@ -1,20 +1,14 @@
 import { hash } from 'node:crypto';
-import { orderbookLevels, orderbookSnapshots } from '../schema/index.js';
+import { orderbookSnapshots } from '../schema/index.js';
 import type { OrderBook } from '../domain/types.js';
-import { copyField, copyLines } from './copyRows.js';
 import type { ObservationCounts } from './recordPricing.js';
 import type { Queryable } from './queryable.js';
-import { sqlNames, type ColumnKey } from './sqlNames.js';
+import { sqlNames } from './sqlNames.js';
 
 const { table: snapshots, col } = sqlNames(orderbookSnapshots);
-const LEVELS = sqlNames(orderbookLevels);
-/** The levels' COPY columns, in the order each line below writes its fields. */
-const LEVEL_COLUMNS = (['marketId', 'snapshotId', 'side', 'priceCents', 'size'] satisfies ColumnKey<typeof orderbookLevels>[]).map(
-  (key) => LEVELS.quoted[key],
-);
 
 export interface OrderBookCounts extends ObservationCounts {
-  /** Level rows written for the new snapshots. */
+  /** Levels stored with the new snapshots. */
   levels: number;
 }
 
@@ -26,24 +20,37 @@ export interface ObservedOrderBook {
 
 /**
  * Change-only order-book history: a book identical to the market's latest snapshot (same content
- * hash) only moves that snapshot's last_observed_at; a different one becomes a new snapshot whose
- * levels are appended with COPY (levels are never updated, so no ON CONFLICT is needed). Each book
- * keeps its own observation time, so a batch may gather several fetches. Market ids must be unique
- * within the batch.
+ * hash) only moves that snapshot's last_observed_at; a different one becomes a new snapshot row
+ * holding its levels, encoded by prediction.encode_levels (0013). One statement for the batch:
+ * every book's levels travel in two flat arrays (YES side then NO side, best first, as the row
+ * keeps them), each book slicing out its own. Each book keeps its own observation time, so a batch
+ * may gather several fetches. Market ids must be unique within the batch.
  */
 export async function recordOrderBooks(sql: Queryable, observed: readonly ObservedOrderBook[]): Promise<OrderBookCounts> {
   if (observed.length === 0) return { inserted: 0, confirmed: 0, levels: 0 };
   const books = observed.map((o) => o.book);
-  const rows = await sql<{ market_id: string; snapshot_id: string | null; confirmed: boolean }[]>`
+  const prices: string[] = [];
+  const sizes: string[] = [];
+  const firstLevel = books.map((b) => {
+    const first = prices.length + 1;
+    for (const level of [...b.yes, ...b.no]) {
+      prices.push(level.priceCents);
+      sizes.push(level.size);
+    }
+    return first;
+  });
+  const rows = await sql<{ inserted: number; confirmed: number; levels: number }[]>`
     with input as (
       select * from unnest(${books.map((b) => b.marketId)}::text[], ${books.map(contentHash)}::text[],
                            ${books.map((b) => b.yes.length)}::int[], ${books.map((b) => b.no.length)}::int[],
                            ${books.map((b) => String(b.isNull))}::text[],
-                           ${observed.map((o) => o.observedAt.toISOString())}::timestamptz[])
-        as t(market_id, content_hash, yes_levels, no_levels, is_null_text, observed_at)
+                           ${observed.map((o) => o.observedAt.toISOString())}::timestamptz[], ${firstLevel}::int[])
+        as t(market_id, content_hash, yes_levels, no_levels, is_null_text, observed_at, first_level)
     ),
+    -- Materialized: the arrays are cast once, not once per book that slices them.
+    levels as materialized (select ${prices}::numeric[] as prices, ${sizes}::numeric[] as sizes),
     compared as (
-      select i.*, l.${sql(col.snapshotId)} as latest_id, l.${sql(col.observedAt)} as latest_at,
+      select i.*, l.${sql(col.observedAt)} as latest_at,
              l.${sql(col.contentHash)} is not distinct from i.content_hash as same
       from input i
       left join lateral (
@@ -52,46 +59,28 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Observ
     ),
     inserted as (
       insert into ${sql(snapshots)} (${sql(col.marketId)}, ${sql(col.observedAt)}, ${sql(col.lastObservedAt)}, ${sql(col.yesLevels)},
-        ${sql(col.noLevels)}, ${sql(col.contentHash)}, ${sql(col.isNull)})
-      select market_id, observed_at, observed_at, yes_levels, no_levels, content_hash, is_null_text::boolean
-      from compared where not same and (latest_at is null or latest_at < observed_at)
-      returning ${sql(col.marketId)} as market_id, ${sql(col.snapshotId)} as snapshot_id
+        ${sql(col.noLevels)}, ${sql(col.contentHash)}, ${sql(col.isNull)}, ${sql(col.priceScale)}, ${sql(col.sizeScale)},
+        ${sql(col.priceUnits)}, ${sql(col.sizeUnits)}, ${sql(col.exactPriceCents)}, ${sql(col.exactSizes)})
+      select c.market_id, c.observed_at, c.observed_at, c.yes_levels, c.no_levels, c.content_hash, c.is_null_text::boolean,
+             e.price_scale, e.size_scale, e.price_units, e.size_units, e.exact_price_cents, e.exact_sizes
+      from compared c
+      cross join levels v
+      cross join lateral prediction.encode_levels(
+        v.prices[c.first_level : c.first_level + c.yes_levels + c.no_levels - 1],
+        v.sizes[c.first_level : c.first_level + c.yes_levels + c.no_levels - 1]) e
+      where not c.same and (c.latest_at is null or c.latest_at < c.observed_at)
+      returning ${sql(col.yesLevels)} + ${sql(col.noLevels)} as levels
     ),
     confirmed as (
       update ${sql(snapshots)} s set ${sql(col.lastObservedAt)} = c.observed_at
       from compared c
-      where c.same and s.${sql(col.marketId)} = c.market_id and s.${sql(col.snapshotId)} = c.latest_id
+      where c.same and s.${sql(col.marketId)} = c.market_id and s.${sql(col.observedAt)} = c.latest_at
         and s.${sql(col.lastObservedAt)} < c.observed_at
-      returning s.${sql(col.marketId)} as market_id
+      returning 1
     )
-    select market_id, snapshot_id::text, false as confirmed from inserted
-    union all select market_id, null, true from confirmed`;
-
-  const byMarket = new Map(books.map((b) => [b.marketId, b]));
-  const created = rows.filter((r) => !r.confirmed && r.snapshot_id !== null);
-  let levels = 0;
-  // Encoded line by line rather than through per-level arrays: a book's first two fields are the same for all its levels.
-  await copyLines(
-    sql,
-    LEVELS.quotedTable,
-    LEVEL_COLUMNS,
-    (function* () {
-      for (const { market_id, snapshot_id } of created) {
-        const book = byMarket.get(market_id)!;
-        const head = `${copyField(market_id)}\t${copyField(snapshot_id)}\t`;
-        for (const [side, sideLevels] of [
-          ['yes', book.yes],
-          ['no', book.no],
-        ] as const) {
-          for (const l of sideLevels) {
-            levels++;
-            yield `${head}${side}\t${copyField(l.priceCents)}\t${copyField(l.size)}\n`;
-          }
-        }
-      }
-    })(),
-  );
-  return { inserted: created.length, confirmed: rows.length - created.length, levels };
+    select (select count(*) from inserted)::int as inserted, (select count(*) from confirmed)::int as confirmed,
+           (select coalesce(sum(levels), 0) from inserted)::int as levels`;
+  return rows[0] ?? { inserted: 0, confirmed: 0, levels: 0 };
 }
 
 /** Identifies a book's content: equal books, equal hashes. */

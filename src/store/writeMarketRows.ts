@@ -1,3 +1,4 @@
+import { ensureMonthPartitions } from '../sql/ensureMonthPartitions.js';
 import type { Queryable } from '../sql/queryable.js';
 import { MARKET_STATE, recordStateHistory } from '../sql/recordStateHistory.js';
 import { recordPricing } from '../sql/recordPricing.js';
@@ -16,6 +17,7 @@ export interface MarketRowsWritten {
  * are recorded the same way. Market ids must be unique within the batch.
  */
 export async function writeMarketRows(tx: Queryable, rows: readonly MarketRow[], observedAt: Date): Promise<MarketRowsWritten> {
+  await ensureMonthPartitions(tx, observedAt);
   const upserted = await upsertMarkets(tx, rows, observedAt);
   const states = await recordStateHistory(
     tx,

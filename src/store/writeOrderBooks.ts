@@ -1,8 +1,10 @@
 import { getTableName } from 'drizzle-orm';
+import { getViewConfig } from 'drizzle-orm/pg-core';
 import type { Checked, OrderBook } from '../domain/types.js';
 import type { Sql } from '../db/connect.js';
 import * as schema from '../schema/index.js';
 import type { WriteFence } from '../sql/acquireWriteLock.js';
+import { ensureMonthPartitions } from '../sql/ensureMonthPartitions.js';
 import { quarantineRecords } from '../sql/quarantineRecords.js';
 import { recordOrderBooks } from '../sql/recordOrderBooks.js';
 import { recordShapes } from '../sql/recordShapes.js';
@@ -38,9 +40,11 @@ export async function writeOrderBooks(sql: Sql, batch: OrderBooksWrite): Promise
     all.flatMap(({ checked, observedAt }) => (checked.ok ? [{ book: checked.value, observedAt }] : [])),
     (o) => o.book.marketId,
   );
+  const firstAt = batch.fetches[0]?.observedAt;
   const lastAt = batch.fetches.at(-1)?.observedAt;
-  if (!lastAt) return emptyCounts();
+  if (!firstAt || !lastAt) return emptyCounts();
   return writeTransaction(sql, batch.fence, async (tx) => {
+    await ensureMonthPartitions(tx, firstAt, lastAt);
     const written = await recordOrderBooks(tx, books);
     const quarantined = await quarantineRecords(tx, batch.runId, tally.quarantined, lastAt);
     const shapes = await recordShapes(tx, batch.runId, tally.shapes, lastAt);
@@ -50,7 +54,7 @@ export async function writeOrderBooks(sql: Sql, batch: OrderBooksWrite): Promise
       ...tally.counts(),
       rowsByTable: {
         [getTableName(schema.orderbookSnapshots)]: written.inserted,
-        [getTableName(schema.orderbookLevels)]: written.levels,
+        [getViewConfig(schema.orderbookLevels).name]: written.levels,
         [getTableName(schema.rejectedRecords)]: quarantined,
         [getTableName(schema.upstreamShapes)]: shapes,
       },

@@ -3,12 +3,15 @@ import type { Sql } from '../db/connect.js';
 import { crawlListings } from './crawlListings.js';
 import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from './refreshDetails.js';
 import { runJob, type JobOptions, type JobResult } from './runJob.js';
+import { maintainRunPartitions } from './maintainRunPartitions.js';
 import { sweepOrderBooks } from './sweepOrderBooks.js';
 import type { SyncContext } from './SyncContext.js';
 
 export interface SyncOptions extends JobOptions {
   /** Order books fetched per cycle at most; null: every open market. */
   maxOrderBooks: number | null;
+  /** Months of history kept (PREDICTION_RETENTION_MONTHS); null or absent keeps everything. */
+  retentionMonths?: number | null;
 }
 
 export type SyncResult = JobResult;
@@ -25,7 +28,7 @@ export function runSyncCycle(sql: Sql, client: PredictionClient, options: SyncOp
 }
 
 /** The work of one cycle, for runJob or runLeasedJob. */
-export function syncCycle(options: Pick<SyncOptions, 'maxOrderBooks'>): (ctx: SyncContext) => Promise<void> {
+export function syncCycle(options: Pick<SyncOptions, 'maxOrderBooks' | 'retentionMonths'>): (ctx: SyncContext) => Promise<void> {
   return async (ctx) => {
     const cycleStart = ctx.now();
     const missingMarkets = await crawlListings(ctx);
@@ -33,5 +36,6 @@ export function syncCycle(options: Pick<SyncOptions, 'maxOrderBooks'>): (ctx: Sy
     await refreshStaleEvents(ctx, cycleStart);
     await refreshStaleMarkets(ctx, cycleStart);
     await sweepOrderBooks(ctx, { limit: options.maxOrderBooks });
+    await maintainRunPartitions(ctx, options.retentionMonths ?? null);
   };
 }

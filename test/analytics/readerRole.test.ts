@@ -60,7 +60,7 @@ describe('prediction_reader', () => {
     ['INSERT (no sequence either)', `select nextval('prediction.ingest_runs_run_id_seq')`],
     ['UPDATE', `update prediction.markets set title = 'x'`],
     ['DELETE', `delete from prediction.pricing_snapshots`],
-    ['TRUNCATE', `truncate prediction.orderbook_levels`],
+    ['TRUNCATE', `truncate prediction.orderbook_snapshots`],
     ['CREATE TABLE in prediction', `create table prediction.mine (i int)`],
     ['CREATE VIEW in analytics', `create view analytics.mine as select 1 as one`],
     ['CREATE FUNCTION in analytics', `create function analytics.mine() returns int language sql as 'select 1'`],

@@ -6,6 +6,7 @@ import { createTestDatabase } from '../helpers/testDatabase.js';
 
 const EXPECTED_TABLES = [
   'crawl_coverage',
+  'dropped_partitions',
   'event_state_history',
   'events',
   'export_partitions',
@@ -15,7 +16,6 @@ const EXPECTED_TABLES = [
   'job_ticks',
   'market_state_history',
   'markets',
-  'orderbook_levels',
   'orderbook_snapshots',
   'pricing_snapshots',
   'rejected_records',

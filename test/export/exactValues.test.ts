@@ -23,6 +23,7 @@ const NASTY = 'comma, "quote", new\nline, crlf\r\n, tab\t, backslash \\ \\N, acc
 beforeAll(async () => {
   const sql = db.sql;
   const at = '2026-03-01 10:00:00.123456+00';
+  await sql`select prediction.ensure_month_partitions('2026-02-01', '2026-03-31')`;
   await sql`
     insert into prediction.events (event_id, provider, category, title, subtitle, raw, drift, tvl_usd, volume_usd, is_active, first_seen_at, last_seen_at, changed_at)
     values ('E,1"', 'polymarket', null, ${NASTY}, '',
@@ -44,14 +45,15 @@ beforeAll(async () => {
            ('M "one"', '2026-03-01 23:59:59.999999+00', '2026-03-01 23:59:59.999999+00', 1000000, 0, 1000000, 0, 99999999999999999999.999999999999999999),
            ('M "one"', '2026-03-02 00:00:00+00', '2026-03-02 00:00:00+00', null, null, null, null, null),
            ('M2', '2026-03-02 00:00:00+00', '2026-03-03 00:00:00+00', 123456.5, 123456.25, 876543.125, 876543.0625, 0)`;
+  // Levels go in as the store writes them (prediction.encode_levels); these do not fit its integer
+  // form, so they are kept as exact numerics.
   await sql`
-    insert into prediction.orderbook_snapshots (market_id, observed_at, last_observed_at, yes_levels, no_levels, content_hash, is_null)
-    values ('M "one"', ${at}, ${at}, 2, 1, 'h1', false), ('M2', ${at}, ${at}, 0, 0, 'h2', true)`;
-  await sql`
-    insert into prediction.orderbook_levels (market_id, snapshot_id, side, price_cents, size)
-    select 'M "one"', snapshot_id, side, price, size from prediction.orderbook_snapshots,
-      (values ('yes', 99.5, 0.123456789012345678), ('yes', 0.0001, 12345678901234567890), ('no', 0.5, 1)) as l(side, price, size)
-    where market_id = 'M "one"'`;
+    insert into prediction.orderbook_snapshots (market_id, observed_at, last_observed_at, yes_levels, no_levels, content_hash, is_null,
+                                                price_scale, size_scale, price_units, size_units, exact_price_cents, exact_sizes)
+    select 'M "one"', ${at}::timestamptz, ${at}::timestamptz, 2, 1, 'h1', false, e.*
+      from prediction.encode_levels(array[99.5, 0.0001, 0.5], array[0.123456789012345678, 12345678901234567890, 1]) e
+    union all
+    select 'M2', ${at}::timestamptz, ${at}::timestamptz, 0, 0, 'h2', true, e.* from prediction.encode_levels('{}', '{}') e`;
   const [run] = await sql`
     insert into prediction.ingest_runs (job, started_at, finished_at, status) values ('sync', ${at}, ${at}, 'succeeded') returning run_id`;
   await sql`

@@ -17,7 +17,7 @@ async function snapshots(marketId: string) {
 
 describe('writeOrderBooks', () => {
   beforeEach(async () => {
-    await db.sql`truncate prediction.orderbook_snapshots, prediction.orderbook_levels, prediction.rejected_records`;
+    await db.sql`truncate prediction.orderbook_snapshots, prediction.rejected_records`;
   });
 
   it('stores a book with its levels, adds nothing when it is unchanged, and a new snapshot when it changes', async () => {

@@ -1,0 +1,10 @@
+/** The error of `error`'s cause chain that carries SQLSTATE `code`, if any. */
+export function withSqlState(error: unknown, code: string): Error | undefined {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === code) return e;
+  }
+  return undefined;
+}
+
+/** SQLSTATE of a lock not granted within lock_timeout. */
+export const LOCK_NOT_AVAILABLE = '55P03';

@@ -1,0 +1,137 @@
+import postgres from 'postgres';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { MONTHS_AHEAD, maintainPartitions } from '../../src/partitions/maintainPartitions.js';
+import { retentionHorizon } from '../../src/partitions/retentionHorizon.js';
+import { writeEvents } from '../../src/store/writeEvents.js';
+import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
+import { book, event, market, ok } from '../helpers/domainFixtures.js';
+import { createReaderLogin } from '../helpers/readerLogin.js';
+import { useTestDatabase } from '../helpers/testDatabase.js';
+
+const db = await useTestDatabase();
+const utc = (month: number, day = 1, hour = 0) => new Date(Date.UTC(2025, month - 1, day, hour));
+
+async function monthsOf(table: string): Promise<string[]> {
+  const rows = await db.sql<{ name: string }[]>`
+    select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = ${`prediction.${table}`}::regclass order by 1`;
+  return rows.map((r) => r.name.slice(table.length + 1));
+}
+
+/** A market seen in January 2025 whose price, book and status change in February, April and May. */
+async function fillHistory(): Promise<void> {
+  const pricing = (buyYesMicroUsd: string) => ({
+    buyYesMicroUsd,
+    buyNoMicroUsd: '500000',
+    sellYesMicroUsd: '400000',
+    sellNoMicroUsd: '450000',
+    volume: '10',
+  });
+  const observe = async (at: Date, price: string, status: string, yesPrice: string) => {
+    const markets = [market('M1', { status, pricing: pricing(price) }), market('QUIET', { pricing: pricing('600000') })];
+    await writeEvents(db.sql, { runId: null, endpoint: '/events', events: [ok(event('E1', markets))], observedAt: at });
+    await writeOrderBooks(db.sql, {
+      runId: null,
+      endpoint: '/orderbook/{marketId}',
+      fetches: [{ books: [ok(book('M1', [[yesPrice, '5']], [['40', '7']]))], observedAt: at }],
+    });
+  };
+  await observe(utc(1, 10), '500000', 'open', '50');
+  await observe(utc(2, 10), '510000', 'open', '51');
+  await observe(utc(4, 10), '520000', 'closed', '52');
+  await observe(utc(5, 10), '530000', 'closed', '53');
+}
+
+describe('time partitions and retention', () => {
+  beforeEach(async () => {
+    await db.sql`truncate prediction.events, prediction.markets, prediction.event_state_history, prediction.dropped_partitions cascade`;
+    await db.sql`truncate prediction.pricing_snapshots, prediction.orderbook_snapshots, prediction.market_state_history`;
+  });
+
+  it('writes create the months they need, and maintenance creates the months ahead', async () => {
+    await fillHistory();
+    expect(await monthsOf('pricing_snapshots')).toEqual(expect.arrayContaining(['2025_01', '2025_02', '2025_04', '2025_05']));
+    expect(await monthsOf('pricing_snapshots')).not.toContain('2025_03');
+    const first = await maintainPartitions(db.sql, { now: utc(5, 20), retentionMonths: null });
+    expect(first).toEqual({ created: 3 * MONTHS_AHEAD, dropped: [], horizon: null, postponed: null });
+    for (const table of ['pricing_snapshots', 'orderbook_snapshots', 'market_state_history']) {
+      expect(await monthsOf(table)).toEqual(expect.arrayContaining(['2025_06', '2025_07']));
+    }
+    expect((await maintainPartitions(db.sql, { now: utc(5, 20), retentionMonths: null })).created).toBe(0);
+  });
+
+  it('drops whole months behind the horizon, records them, and the as-of answers say the data is absent', async () => {
+    await fillHistory();
+    await db.sql`insert into prediction.ingest_runs (job, status, started_at, finished_at) values ('crawl', 'succeeded', ${utc(1, 10)}, ${utc(1, 10, 1)}), ('crawl', 'succeeded', ${utc(5, 10)}, ${utc(5, 10, 1)})`;
+    await db.sql`insert into prediction.crawl_coverage (run_id, provider, category, started_at, finished_at, pages, events_seen, complete)
+                 select run_id, 'polymarket', 'all', started_at, finished_at, 1, 1, true from prediction.ingest_runs`;
+    const now = utc(6, 15);
+    expect(retentionHorizon(now, 3)).toEqual(utc(3, 1));
+
+    const result = await maintainPartitions(db.sql, { now, retentionMonths: 3 });
+    expect(result.horizon).toEqual(utc(3, 1));
+    expect(result.postponed).toBeNull();
+    const dropped = result.dropped.map((d) => `${d.tableName} ${d.partitionName.slice(-7)} ${d.rowCount}`).sort();
+    // January's state rows of M1 ended in April; QUIET's January state is still in force, so that month stays.
+    expect(dropped).toEqual([
+      'market_state_history 2025_02 0',
+      'orderbook_snapshots 2025_01 1',
+      'orderbook_snapshots 2025_02 1',
+      'pricing_snapshots 2025_01 2',
+      'pricing_snapshots 2025_02 1',
+    ]);
+    expect(await monthsOf('pricing_snapshots')).not.toContain('2025_02');
+    expect(await monthsOf('market_state_history')).toContain('2025_01');
+    const recorded =
+      await db.sql`select table_name, row_count, retention_months from prediction.dropped_partitions order by 1, range_start`;
+    expect(recorded).toHaveLength(5);
+    expect(recorded.every((r) => r.retention_months === 3)).toBe(true);
+    const [horizons] = await db.sql`select max(horizon) as horizon from analytics.history_horizons`;
+    expect(horizons?.horizon).toEqual(utc(3, 1));
+
+    // Before the horizon: absent, never "not observed" (no row) or a stale value.
+    const [before] = await db.sql`select * from analytics.price_as_of('M1', ${utc(2, 20)})`;
+    expect(before).toMatchObject({ history_absent: true, status: null, buy_yes_usd: null, quote_observed_at: null });
+    // After it, a market whose quote in force was first observed before the horizon: absent too.
+    const [quiet] = await db.sql`select * from analytics.price_as_of('QUIET', ${utc(3, 20)})`;
+    expect(quiet).toMatchObject({ history_absent: true, buy_yes_usd: null });
+    // What is kept answers as before.
+    const [kept] = await db.sql`select * from analytics.price_as_of('M1', ${utc(4, 20)})`;
+    expect(kept).toMatchObject({ history_absent: false, status: 'closed', buy_yes_usd: '0.520000' });
+    const pairs =
+      await db.sql`select input_ordinal, history_absent from analytics.prices_as_of(array['M1', 'M1'], array[${utc(2, 20)}, ${utc(5, 20)}]::timestamptz[])`;
+    expect(pairs.map((p) => p.history_absent)).toEqual([true, false]);
+    const coverage = await db.sql`select started_at, history_absent from analytics.data_coverage order by started_at`;
+    expect(coverage.map((c) => c.history_absent)).toEqual([true, false]);
+
+    // Idempotent: nothing more to drop.
+    expect((await maintainPartitions(db.sql, { now, retentionMonths: 3 })).dropped).toEqual([]);
+  });
+
+  it('postpones a drop that a reader holds up, and drops it on the next run', async () => {
+    await fillHistory();
+    const reader = await createReaderLogin(db.sql);
+    const readerSql = postgres(reader.urlFor(db.url), { max: 1, onnotice: () => {} });
+    afterAll(async () => {
+      await readerSql.end();
+      await reader.drop();
+    });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const reading = readerSql.begin(async (tx) => {
+      await tx`select count(*) from prediction.pricing_snapshots`;
+      locked();
+      await held;
+    });
+    await isLocked;
+    const postponed = await maintainPartitions(db.sql, { now: utc(6, 15), retentionMonths: 3 });
+    expect(postponed.postponed).toMatch(/lock timeout/);
+    expect(postponed.dropped).toEqual([]);
+    expect(await db.sql`select 1 from prediction.dropped_partitions`).toHaveLength(0);
+    release();
+    await reading;
+    expect((await maintainPartitions(db.sql, { now: utc(6, 15), retentionMonths: 3 })).dropped.length).toBeGreaterThan(0);
+  });
+});
