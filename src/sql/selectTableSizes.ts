@@ -18,17 +18,25 @@ export interface TableSize {
  * the database holds, whatever the schema declares.
  */
 export async function selectTableSizes(sql: Queryable): Promise<TableSize[]> {
-  // relkind r: a table or a leaf partition; p: a partitioned table, which has no storage of its own.
+  // relkind r: a table or a leaf partition; p: a partitioned table, which has no storage (nor, as
+  // autovacuum never analyzes it, row estimate) of its own: both are summed over its partitions.
+  // Partitions live in their own schema (prediction_partitions) and are listed under their root.
   return sql<TableSize[]>`
     select c.relname as "table",
       (case when c.relkind = 'p'
         then (select coalesce(sum(pg_total_relation_size(t.relid)), 0) from pg_partition_tree(c.oid) t)
         else pg_total_relation_size(c.oid) end)::float8 as bytes,
-      (case when c.reltuples < 0 then null else c.reltuples end)::float8 as "rowsEstimate",
+      (case when c.relkind = 'p'
+        then (select sum(p.reltuples) filter (where p.reltuples >= 0) from pg_partition_tree(c.oid) t
+              join pg_class p on p.oid = t.relid where t.isleaf)
+        when c.reltuples < 0 then null else c.reltuples end)::float8 as "rowsEstimate",
       root.relname as "partitionOf"
     from pg_class c
     join pg_namespace n on n.oid = c.relnamespace
     left join pg_class root on c.relispartition and root.oid = pg_partition_root(c.oid)
-    where n.nspname = ${predictionSchema.schemaName} and (c.relkind = 'p' and not c.relispartition or c.relkind = 'r')
+    left join pg_namespace rn on rn.oid = root.relnamespace
+    where c.relkind in ('r', 'p')
+      and (n.nspname = ${predictionSchema.schemaName} and not c.relispartition
+           or c.relispartition and rn.nspname = ${predictionSchema.schemaName})
     order by 2 desc, 1`;
 }

@@ -95,7 +95,12 @@ export interface StatusReport {
     newShapes: { count: number; shapes: ShapeChange[] };
     quarantine: QuarantineSince;
   };
-  database: { totalBytes: number; tables: TableSize[] };
+  database: {
+    totalBytes: number;
+    tables: TableSize[];
+    /** The retention setting, and per table what it has dropped (analytics.history_horizons). */
+    retention: { months: number | null; horizons: HistoryHorizon[] };
+  };
   requestRate: {
     windowSec: number;
     fromAt: Date;
@@ -108,6 +113,15 @@ export interface StatusReport {
     runningRuns: number;
     byJob: JobRequests[];
   };
+}
+
+export interface HistoryHorizon {
+  tableName: string;
+  /** Data before this instant was dropped. */
+  horizon: Date;
+  partitionsDropped: number;
+  rowsDropped: number;
+  lastDroppedAt: Date;
 }
 
 export interface ShapeChange {

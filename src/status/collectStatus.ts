@@ -2,6 +2,7 @@ import type { Sql } from '../db/connect.js';
 import { JOB_NAMES } from '../service/jobKinds.js';
 import { selectBookAges } from '../sql/selectBookAges.js';
 import { selectCoverageSince } from '../sql/selectCoverageSince.js';
+import { selectHistoryHorizons } from '../sql/selectHistoryHorizons.js';
 import { selectIntakeSince } from '../sql/selectIntakeSince.js';
 import { selectLatestRuns, type RunRow } from '../sql/selectLatestRuns.js';
 import { selectListingFreshness } from '../sql/selectListingFreshness.js';
@@ -36,6 +37,8 @@ export interface StatusRequest {
   categories: readonly string[];
   /** The plan's requests per minute (PREDICTION_RATE_LIMIT_RPM). */
   rateLimitRpm: number;
+  /** PREDICTION_RETENTION_MONTHS; null keeps everything. */
+  retentionMonths: number | null;
 }
 
 /**
@@ -113,6 +116,10 @@ export async function collectStatus(sql: Sql, request: StatusRequest): Promise<S
       // Partitions are counted in their partitioned table's size.
       totalBytes: facts.tables.filter((t) => t.partitionOf === null).reduce((n, t) => n + t.bytes, 0),
       tables: facts.tables,
+      retention: {
+        months: request.retentionMonths,
+        horizons: facts.horizons.map((h) => ({ ...h, rowsDropped: Number(h.rowsDropped) })),
+      },
     },
     requestRate: {
       windowSec: RATE_WINDOW_SEC,
@@ -140,6 +147,7 @@ function readFacts(sql: Sql, t: { at: Date; since: Date; rateFrom: Date }) {
     shapes: await selectShapesSince(tx, t.since, LISTED.shapes),
     quarantine: await selectQuarantineSince(tx, t.since, LISTED.quarantineGroups),
     tables: await selectTableSizes(tx),
+    horizons: await selectHistoryHorizons(tx),
     rate: await selectRequestRate(tx, t.rateFrom, t.at),
   }));
 }

@@ -152,6 +152,18 @@ export function formatStatus(r: StatusReport): string {
     ),
   );
 
+  const retention = r.database.retention;
+  out.push(
+    retention.months === null
+      ? 'Retention: off, every month is kept (PREDICTION_RETENTION_MONTHS unset)'
+      : `Retention: the current month and the ${retention.months} before it are kept`,
+  );
+  for (const h of retention.horizons) {
+    out.push(
+      `  ${h.tableName}: absent before ${iso(h.horizon)} (${h.partitionsDropped} months, ${humanCount(h.rowsDropped)} rows dropped, last at ${iso(h.lastDroppedAt)})`,
+    );
+  }
+
   const rate = r.requestRate;
   const running = rate.runningRuns === 0 ? '' : `; ${rate.runningRuns} run(s) still running, whose requests count once they finish`;
   out.push(

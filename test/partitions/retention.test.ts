@@ -2,6 +2,7 @@ import postgres from 'postgres';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { MONTHS_AHEAD, maintainPartitions } from '../../src/partitions/maintainPartitions.js';
 import { retentionHorizon } from '../../src/partitions/retentionHorizon.js';
+import { selectHistoryHorizons } from '../../src/sql/selectHistoryHorizons.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
 import { book, event, market, ok } from '../helpers/domainFixtures.js';
@@ -86,8 +87,12 @@ describe('time partitions and retention', () => {
       await db.sql`select table_name, row_count, retention_months from prediction.dropped_partitions order by 1, range_start`;
     expect(recorded).toHaveLength(5);
     expect(recorded.every((r) => r.retention_months === 3)).toBe(true);
-    const [horizons] = await db.sql`select max(horizon) as horizon from analytics.history_horizons`;
-    expect(horizons?.horizon).toEqual(utc(3, 1));
+    // What `status` reports.
+    expect(await selectHistoryHorizons(db.sql)).toEqual([
+      { tableName: 'market_state_history', horizon: utc(3, 1), partitionsDropped: 1, rowsDropped: '0', lastDroppedAt: expect.any(Date) },
+      { tableName: 'orderbook_snapshots', horizon: utc(3, 1), partitionsDropped: 2, rowsDropped: '2', lastDroppedAt: expect.any(Date) },
+      { tableName: 'pricing_snapshots', horizon: utc(3, 1), partitionsDropped: 2, rowsDropped: '3', lastDroppedAt: expect.any(Date) },
+    ]);
 
     // Before the horizon: absent, never "not observed" (no row) or a stale value.
     const [before] = await db.sql`select * from analytics.price_as_of('M1', ${utc(2, 20)})`;

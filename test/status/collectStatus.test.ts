@@ -33,6 +33,7 @@ const request = (atSec: number, sinceSec: number): StatusRequest => ({
   providers: KNOWN_PROVIDERS,
   categories: CONCRETE_CATEGORIES,
   rateLimitRpm: 120,
+  retentionMonths: null,
 });
 
 /** Postgres's percentile_cont: linear interpolation between the closest ranks. */
@@ -209,9 +210,20 @@ describe('status on a database the simulator filled', () => {
       .map((t) => getTableConfig(t))
       .filter((c) => c.schema === 'prediction')
       .map((c) => c.name);
-    expect(report.database.tables.map((t) => t.table).sort()).toEqual(declared.sort());
-    expect(report.database.tables.every((t) => t.bytes > 0 && t.partitionOf === null)).toBe(true);
-    expect(report.database.totalBytes).toBe(report.database.tables.reduce((n, t) => n + t.bytes, 0));
+    const topLevel = report.database.tables.filter((t) => t.partitionOf === null);
+    expect(topLevel.map((t) => t.table).sort()).toEqual(declared.sort());
+    expect(topLevel.every((t) => t.bytes > 0)).toBe(true);
+    expect(report.database.totalBytes).toBe(topLevel.reduce((n, t) => n + t.bytes, 0));
+    // The monthly partitions (in their own schema) are listed under their tables, each table's rows summed over them.
+    const partitioned = ['market_state_history', 'orderbook_snapshots', 'pricing_snapshots'];
+    expect([...new Set(report.database.tables.flatMap((t) => (t.partitionOf === null ? [] : [t.partitionOf])))].sort()).toEqual(
+      partitioned,
+    );
+    await db.sql`analyze prediction.pricing_snapshots`;
+    const analyzed = await collectStatus(db.sql, request(100, -3600));
+    const [count] = await db.sql<{ n: number }[]>`select count(*)::int as n from prediction.pricing_snapshots`;
+    expect(analyzed.database.tables.find((t) => t.table === 'pricing_snapshots')?.rowsEstimate).toBe(count!.n);
+    expect(analyzed.database.retention).toEqual({ months: null, horizons: [] });
   });
 
   it('is unhealthy when the data is older than allowed', async () => {

@@ -84,6 +84,7 @@ export function registerStatus(program: Command, deps: { getConfig: () => Readon
           providers: config.providers,
           categories: config.categories,
           rateLimitRpm: config.rateLimitRpm,
+          retentionMonths: config.retentionMonths,
         }).catch((error: unknown) => {
           throw error instanceof NotMigratedError ? new CliError(error.message, ExitCode.failure, { cause: error }) : error;
         });
