@@ -5,9 +5,10 @@
  * - `writer`: the page and batch writes, run bookkeeping and every other query of a job;
  * - `probe`: readiness checks, which must answer in seconds or report the database as not ready;
  * - `migration`: schema changes, which may legitimately rewrite or index a large table;
- * - `lease`: taking, renewing and checking a job's lease or lock, always short.
+ * - `lease`: taking, renewing and checking a job's lease or lock, always short;
+ * - `export`: the long reads of `export`, which stream a table for minutes.
  */
-export type DatabaseRole = 'writer' | 'probe' | 'migration' | 'lease';
+export type DatabaseRole = 'writer' | 'probe' | 'migration' | 'lease' | 'export';
 
 export interface SessionSettings {
   /** statement_timeout: the server cancels a statement running longer (SQLSTATE 57014). */
@@ -114,6 +115,22 @@ export const ROLE_SETTINGS: Readonly<Record<DatabaseRole, Readonly<SessionSettin
     transactionDeadlineMs: 10_000,
     statementDeadlineMs: 8_000,
     answerDeadlineMs: 15_000,
+  }),
+  // The export's reads are long and few: the COPY of a table's changed days is one statement that
+  // streams for as long as the table takes (minutes for tens of millions of rows), and its
+  // repeatable-read transaction waits between statements while DuckDB loads the last chunk. The
+  // server-side bounds are hours, not seconds; a frozen connection is still noticed: a COPY sends
+  // data all the time, and a days query (a scan and a count) answers within minutes.
+  export: Object.freeze({
+    statementTimeoutMs: 6 * 60 * 60_000,
+    // It reads without locking rows; only a pending schema change could hold it up.
+    lockTimeoutMs: 30_000,
+    idleInTransactionTimeoutMs: 5 * 60_000,
+    connectTimeoutSec: 10,
+    // The export opens no write transaction of the writers' kind, and no statement outside its reads.
+    transactionDeadlineMs: 60_000,
+    statementDeadlineMs: 60_000,
+    answerDeadlineMs: 30 * 60_000,
   }),
 });
 

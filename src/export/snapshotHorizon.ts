@@ -2,7 +2,12 @@ import type { Queryable } from '../sql/queryable.js';
 
 /** The export's snapshot, as xid8 text. */
 export interface SnapshotBounds {
-  /** Oldest transaction still running when the snapshot was taken: every older one is in it. */
+  /**
+   * Oldest transaction still running when the snapshot was taken that may have written to this
+   * database: every older one is in the snapshot. A transaction seen running in another database
+   * cannot write here, so it does not hold the horizon back (its xid is the only thing the snapshot
+   * and pg_stat_activity share; a session whose xid this role may not see counts as possibly here).
+   */
   xmin: string;
   /** First transaction id not yet assigned then. */
   xmax: string;
@@ -10,8 +15,18 @@ export interface SnapshotBounds {
 
 /** The snapshot of the calling (repeatable-read) transaction. */
 export async function readSnapshot(sql: Queryable): Promise<SnapshotBounds> {
+  // Transactions of other databases are in every snapshot of the cluster: a long one elsewhere
+  // would otherwise make the next export rewrite every day written since it began.
   const [row] = await sql<SnapshotBounds[]>`
-    select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_snapshot_xmax(pg_current_snapshot())::text as xmax`;
+    with snapshot as (select pg_current_snapshot() as s)
+    select coalesce(
+             (select min(x) from pg_snapshot_xip(snapshot.s) x
+               where not exists (select 1 from pg_stat_activity a
+                                  where a.datname <> current_database()
+                                    and a.backend_xid = (x::text::numeric % 4294967296)::text::xid)),
+             pg_snapshot_xmax(snapshot.s))::text as xmin,
+           pg_snapshot_xmax(snapshot.s)::text as xmax
+    from snapshot`;
   if (!row) throw new Error('export: no snapshot');
   return row;
 }

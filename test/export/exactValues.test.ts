@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPool, type Pool } from '../../src/db/openPool.js';
-import { EXPORT_SESSION_SETTINGS } from '../../src/export/exportSessionSettings.js';
 import { EXPORT_TABLES } from '../../src/export/exportTables.js';
 import { runExport } from '../../src/export/runExport.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 import { compareWithPostgres, createLevelsView } from './exportedTables.js';
+import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
 
 /**
  * Values chosen to break a careless transfer: text with every CSV delimiter and line break, empty
@@ -61,7 +61,7 @@ beforeAll(async () => {
     values (${run!.run_id}, 'polymarket', 'climate & science', ${at}, null, 3, 7, true),
            (${run!.run_id}, 'polymarket', 'all', '2026-03-03 00:00:00+00', '2026-03-03 00:00:01.5+00', 1, 1, false)`;
   await createLevelsView(sql);
-  pool = openPool(db.url, EXPORT_SESSION_SETTINGS, { max: 2, applicationName: 'export test' });
+  pool = openPool(db.url, ROLE_SETTINGS.export, { max: 2, applicationName: 'export test' });
 });
 afterAll(async () => {
   await pool?.close();

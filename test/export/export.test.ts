@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PredictionClient } from '../../src/api/client/index.js';
 import { openPool, type Pool } from '../../src/db/openPool.js';
-import { EXPORT_SESSION_SETTINGS } from '../../src/export/exportSessionSettings.js';
 import { EXPORT_TABLES } from '../../src/export/exportTables.js';
 import { runExport, WORK_DIR, type ExportOptions } from '../../src/export/runExport.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
-import { useTestDatabase } from '../helpers/testDatabase.js';
+import { createTestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
 import { fileIdentities, filesUnder, postgresRows } from './exportHelpers.js';
 import { ALL_TABLES, changedDays, compareWithPostgres, createLevelsView, SOURCES } from './exportedTables.js';
+import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
 
 /**
  * The export of a database the simulator filled over three UTC days, read back by a DuckDB of its
@@ -37,7 +37,7 @@ beforeAll(async () => {
     expect((await syncOnce(db.sql, client, sim, { categories: ['all'] })).status).toBe('succeeded');
   }
   await createLevelsView(db.sql);
-  pool = openPool(db.url, EXPORT_SESSION_SETTINGS, { max: 2, applicationName: 'export test' });
+  pool = openPool(db.url, ROLE_SETTINGS.export, { max: 2, applicationName: 'export test' });
 });
 afterAll(async () => {
   await pool?.close();
@@ -184,6 +184,31 @@ describe('export', () => {
       writeFileSync(join(stopped, WORK_DIR, 'files', 'price_history-0.csv'), '2026-01-01,half a rec');
       await exportInto(stopped);
       expect(filesUnder(stopped), `stopped after ${fraction}`).toEqual(filesUnder(reference));
+    }
+  });
+  it('is not held back by a transaction of another database: the next export writes nothing', async () => {
+    const elsewhere = await createTestDatabase({ migrated: false });
+    const dir = join(root, 'elsewhere');
+    await exportInto(dir);
+    try {
+      // A transaction with an xid, open in another database of the cluster across the export.
+      let release!: () => void;
+      let opened!: () => void;
+      const isOpen = new Promise<void>((resolve) => (opened = resolve));
+      const open = elsewhere.sql.begin(async (tx) => {
+        await tx`select pg_current_xact_id()`;
+        opened();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await isOpen;
+      // A row version newer than that transaction, then the export that reads it.
+      await db.sql`update prediction.markets set title = title where market_id = (select min(market_id) from prediction.markets)`;
+      expect((await exportInto(dir)).tables.some((t) => t.filesWritten > 0)).toBe(true);
+      release();
+      await open;
+      expect((await exportInto(dir)).tables.every((t) => t.filesWritten === 0)).toBe(true);
+    } finally {
+      await elsewhere.close();
     }
   });
 });

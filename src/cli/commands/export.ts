@@ -4,7 +4,6 @@ import type { Config } from '../../config.js';
 import { migrate } from '../../db/migrate.js';
 import { openPool } from '../../db/openPool.js';
 import { resolveDatabase } from '../../db/resolveDatabase.js';
-import { EXPORT_SESSION_SETTINGS } from '../../export/exportSessionSettings.js';
 import { progressBar } from '../../export/exportProgress.js';
 import { EXPORT_TABLES, selectTables, TABLE_CHOICES } from '../../export/exportTables.js';
 import { ExportBusyError, runExport, type ExportResult } from '../../export/runExport.js';
@@ -13,6 +12,7 @@ import { CliError, usageError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
 import { isoTimestamp, listOf, nonEmpty } from '../optionParsers.js';
+import { ROLE_SETTINGS } from '../../db/sessionSettings.js';
 
 interface ExportCommandOptions {
   out: string;
@@ -54,7 +54,7 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
       let pool: ReturnType<typeof openPool> | undefined;
       try {
         await migrate(target.url);
-        pool = openPool(target.url, EXPORT_SESSION_SETTINGS, { max: 2, applicationName: 'prediction-ingest export' });
+        pool = openPool(target.url, ROLE_SETTINGS.export, { max: 2, applicationName: 'prediction-ingest export' });
         const result = await runExport(pool.sql, {
           outDir,
           tables: selectTables(opts.tables),
