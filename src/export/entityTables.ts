@@ -14,52 +14,43 @@ const m = sqlNames(markets);
 const e = sqlNames(events);
 const resolutions = viewNames(marketResolutions);
 
-/** Every column but the content hash (bookkeeping of the change-only upsert); raw as JSON text, drift as a list. */
-export const marketsTable: ExportTable = {
-  name: 'markets',
-  source: m.table,
-  columns: tableColumns(markets, { omit: ['contentHash'] }),
-  partitionColumn: 'first_seen_at',
-  orderBy: ['market_id'],
-  ranged: false,
-  changesCarryForward: false,
-  optional: false,
-  async days(sql, query) {
-    const rows = await sql<{ day: string; rows: string; changed: boolean }[]>`
-      select ${sql.unsafe(dayText(`m.${m.quoted.firstSeenAt}`))} as day, count(*)::bigint as rows,
-             bool_or(${changedSince(sql, 'm', query.horizon)}) as changed
-      from ${sql(m.table)} m group by 1`;
-    return mergeDays(rows);
-  },
-  select(selection) {
-    const list = this.columns.map((c) => pgCsvExpression(c, 'm'));
-    const keys = this.orderBy.map((k) => `m.${quote(k)}`);
-    return sortedByDay({ list, from: `${m.quotedTable} m`, at: `m.${m.quoted.firstSeenAt}`, keys, selection });
-  },
-};
+/**
+ * A table of one row per entity, partitioned by its first_seen_at: every column but the content hash
+ * (bookkeeping of the change-only upsert); raw as JSON text, drift as a list.
+ */
+function entityTable(table: typeof markets | typeof events, key: string, columns: ExportTable['columns']): ExportTable {
+  const names = sqlNames<typeof markets | typeof events>(table);
+  const at = `t.${names.quoted.firstSeenAt}`;
+  return {
+    name: names.name,
+    source: names.table,
+    columns,
+    partitionColumn: names.col.firstSeenAt,
+    orderBy: [key],
+    ranged: false,
+    changesCarryForward: false,
+    optional: false,
+    async days(sql, query) {
+      const rows = await sql<{ day: string; rows: string; changed: boolean }[]>`
+        select ${sql.unsafe(dayText(at))} as day, count(*)::bigint as rows, bool_or(${changedSince(sql, 't', query.horizon)}) as changed
+        from ${sql(names.table)} t group by 1`;
+      return mergeDays(rows);
+    },
+    select(selection) {
+      const list = this.columns.map((c) => pgCsvExpression(c, 't'));
+      const keys = this.orderBy.map((k) => `t.${quote(k)}`);
+      return sortedByDay({ list, from: `${names.quotedTable} t`, at, keys, selection });
+    },
+  };
+}
 
-export const eventsTable: ExportTable = {
-  name: 'events',
-  source: e.table,
-  columns: tableColumns(events, { omit: ['contentHash'], decimals: { tvlUsd: AMOUNT, volumeUsd: AMOUNT } }),
-  partitionColumn: 'first_seen_at',
-  orderBy: ['event_id'],
-  ranged: false,
-  changesCarryForward: false,
-  optional: false,
-  async days(sql, query) {
-    const rows = await sql<{ day: string; rows: string; changed: boolean }[]>`
-      select ${sql.unsafe(dayText(`e.${e.quoted.firstSeenAt}`))} as day, count(*)::bigint as rows,
-             bool_or(${changedSince(sql, 'e', query.horizon)}) as changed
-      from ${sql(e.table)} e group by 1`;
-    return mergeDays(rows);
-  },
-  select(selection) {
-    const list = this.columns.map((c) => pgCsvExpression(c, 'e'));
-    const keys = this.orderBy.map((k) => `e.${quote(k)}`);
-    return sortedByDay({ list, from: `${e.quotedTable} e`, at: `e.${e.quoted.firstSeenAt}`, keys, selection });
-  },
-};
+export const marketsTable: ExportTable = entityTable(markets, m.col.marketId, tableColumns(markets, { omit: ['contentHash'] }));
+
+export const eventsTable: ExportTable = entityTable(
+  events,
+  e.col.eventId,
+  tableColumns(events, { omit: ['contentHash'], decimals: { tvlUsd: AMOUNT, volumeUsd: AMOUNT } }),
+);
 
 export const marketResolutionsTable: ExportTable = {
   name: 'market_resolutions',
