@@ -16,7 +16,8 @@ import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { migrate } from '../src/db/migrate.js';
 import { measureLatency, seededRandom, type LatencyStats } from './support/latency.js';
-import { log, timed } from './support/report.js';
+import { partitionedSize } from './support/partitionedSize.js';
+import { fmtMB, log, timed } from './support/report.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -48,6 +49,9 @@ async function generate(sql: postgres.Sql): Promise<void> {
   log(
     `generating ${MARKETS} markets × ${ROWS_PER_MARKET} price snapshots (${(MARKETS * ROWS_PER_MARKET).toLocaleString('en')} rows, ${SPAN_DAYS.toFixed(0)} days)`,
   );
+  // No default partition: the months of the generated history must exist before it is written.
+  await sql`select prediction.ensure_month_partitions(${START}::timestamptz,
+                                                      ${START}::timestamptz + make_interval(secs => ${ROWS_PER_MARKET * SPACING_S + 1000}))`;
   await timed('events, markets, state history', async () => {
     await sql`
       insert into prediction.events (event_id, provider, category, raw, first_seen_at, last_seen_at, changed_at)
@@ -95,10 +99,8 @@ async function generate(sql: postgres.Sql): Promise<void> {
     'vacuum analyze',
     () => sql`vacuum (analyze) prediction.pricing_snapshots, prediction.market_state_history, prediction.markets`,
   );
-  const [size] = await sql<{ table: string; indexes: string }[]>`
-    select pg_size_pretty(pg_table_size('prediction.pricing_snapshots')) as table,
-           pg_size_pretty(pg_indexes_size('prediction.pricing_snapshots')) as indexes`;
-  log(`  pricing_snapshots: table ${size!.table}, indexes ${size!.indexes}`);
+  const size = await partitionedSize(sql, 'prediction.pricing_snapshots');
+  log(`  pricing_snapshots: heaps ${fmtMB(size.heapBytes)} MB, indexes ${fmtMB(size.indexBytes)} MB over ${size.partitions} partitions`);
 }
 
 interface Stats extends LatencyStats {

@@ -51,6 +51,9 @@ const log = (message: string) => process.stderr.write(`${message}\n`);
 
 async function generate(sql: postgres.Sql): Promise<void> {
   log(`generating ${fmtInt(MARKETS)} markets × ${fmtInt(ROWS_PER_MARKET)} price snapshots = ${fmtInt(TOTAL)} rows`);
+  // No default partition: the months of the generated history must exist before it is written.
+  await sql`select prediction.ensure_month_partitions(${START}::timestamptz,
+                                                      ${START}::timestamptz + make_interval(secs => ${ROWS_PER_MARKET * SPACING_S + 1000}))`;
   await sql`
     insert into prediction.events (event_id, provider, category, raw, first_seen_at, last_seen_at, changed_at)
     select 'E' || m, 'polymarket', 'crypto', '{}', ${START}::timestamptz, now(), now() from generate_series(1, ${MARKETS}) m`;

@@ -1,0 +1,38 @@
+import postgres from 'postgres';
+import { dropPartitionsBefore, type DroppedPartition } from '../../src/sql/dropPartitionsBefore.js';
+import { cloneScratch, dropScratch, type ScratchDb } from './scratchDb.js';
+
+export interface RetentionDrop {
+  dropped: DroppedPartition[];
+  /** The retention transaction, from BEGIN to COMMIT (the files are unlinked at commit). */
+  seconds: number;
+  /** Making the copy it ran on. */
+  cloneSeconds: number;
+}
+
+/**
+ * Times prediction.drop_partitions_before(horizon) as the pipeline runs it (dropPartitionsBefore,
+ * one transaction), on a file copy of `template` that is dropped afterwards: the template keeps its
+ * data for the next run. The template must have no open connection.
+ */
+export async function timeRetentionDrop(
+  serverUrl: string,
+  template: ScratchDb,
+  horizon: Date,
+  retentionMonths: number,
+): Promise<RetentionDrop> {
+  const cloneStarted = performance.now();
+  const clone = await cloneScratch(serverUrl, template, `${template.name}_retention`);
+  const cloneSeconds = (performance.now() - cloneStarted) / 1000;
+  const sql = postgres(clone.url, { max: 1, onnotice: () => {} });
+  try {
+    // Warm the catalog of the new database, so the timing is the drop's own.
+    await sql`select count(*) from pg_partition_tree('prediction.pricing_snapshots')`;
+    const started = performance.now();
+    const dropped = await sql.begin((tx) => dropPartitionsBefore(tx, horizon, retentionMonths));
+    return { dropped, seconds: (performance.now() - started) / 1000, cloneSeconds };
+  } finally {
+    await sql.end({ timeout: 5 });
+    await dropScratch(serverUrl, clone);
+  }
+}
