@@ -7,7 +7,7 @@ import { LOCK_NOT_AVAILABLE, withSqlState } from '../errors/withSqlState.js';
 import { restrictTempToOwnRole } from '../sql/restrictTempToOwnRole.js';
 import { MigrationBlockedError } from './MigrationBlockedError.js';
 import { openPool } from './openPool.js';
-import { ROLE_SETTINGS } from './sessionSettings.js';
+import { migrationSettings, ROLE_SETTINGS } from './sessionSettings.js';
 import { watchLockBlockers, type SeenBlocker } from './watchLockBlockers.js';
 import { withMigrationLock } from './withMigrationLock.js';
 
@@ -24,6 +24,8 @@ export interface MigrateOptions {
    * table lock, every other session of that table queues behind it. Default 5000.
    */
   lockTimeoutMs?: number;
+  /** statement_timeout of the migrating session; the client's deadlines follow it (migrationSettings). Default 15 min. */
+  statementTimeoutMs?: number;
   /** Attempts when a table lock is not granted within lockTimeoutMs, 0.5 s, 1 s, … (at most 5 s) apart. Default 8. */
   attempts?: number;
   /**
@@ -59,7 +61,10 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
   const attempts = options.attempts ?? 8;
   const migrating = openPool(
     databaseUrl,
-    { ...ROLE_SETTINGS.migration, lockTimeoutMs },
+    {
+      ...(options.statementTimeoutMs === undefined ? ROLE_SETTINGS.migration : migrationSettings(options.statementTimeoutMs)),
+      lockTimeoutMs,
+    },
     { max: 1, applicationName: 'prediction-ingest migrate' },
   );
   // One connection holds the lock, the other watches for blockers.

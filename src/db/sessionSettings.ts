@@ -96,15 +96,7 @@ export const ROLE_SETTINGS: Readonly<Record<DatabaseRole, Readonly<SessionSettin
   // 60 s) but no more: while it waits for its exclusive lock every other session queues behind it.
   // A session-level wait for another process's migration is a lock wait too: such a wait must
   // raise lock_timeout for itself (set local lock_timeout) if it may last longer.
-  migration: Object.freeze({
-    statementTimeoutMs: 15 * 60_000,
-    lockTimeoutMs: 90_000,
-    idleInTransactionTimeoutMs: 60_000,
-    connectTimeoutSec: 10,
-    transactionDeadlineMs: 20 * 60_000,
-    statementDeadlineMs: 16 * 60_000,
-    answerDeadlineMs: 25 * 60_000,
-  }),
+  migration: Object.freeze(migrationSettings()),
   // Leases and heartbeats: single-row statements. A heartbeat that cannot answer within seconds
   // must fail, so the job stops writing before another instance may take over.
   lease: Object.freeze({
@@ -133,6 +125,24 @@ export const ROLE_SETTINGS: Readonly<Record<DatabaseRole, Readonly<SessionSettin
     answerDeadlineMs: 30 * 60_000,
   }),
 });
+
+/**
+ * Migrations, with `statementTimeoutMs` (default 15 min) as the scale: a migration may build an
+ * index over a large table or rewrite one (0013 copies the history tables: ~4 s a million
+ * order-book levels). The client-side deadlines follow it with margins, so that the server's own
+ * timeout answers first; `migrate --statement-timeout-min` raises it for one large database.
+ */
+export function migrationSettings(statementTimeoutMs = 15 * 60_000): SessionSettings {
+  return {
+    statementTimeoutMs,
+    lockTimeoutMs: 90_000,
+    idleInTransactionTimeoutMs: 60_000,
+    connectTimeoutSec: 10,
+    transactionDeadlineMs: statementTimeoutMs + 5 * 60_000,
+    statementDeadlineMs: statementTimeoutMs + 60_000,
+    answerDeadlineMs: statementTimeoutMs + 10 * 60_000,
+  };
+}
 
 /**
  * TCP keep-alive, client side (postgres.js `keep_alive`, seconds of idleness before the first

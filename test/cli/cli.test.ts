@@ -12,6 +12,14 @@ describe('cli migrate', () => {
     expect(second.stdout).toMatch(/^Database is up to date/);
   });
 
+  it('takes a longer statement timeout for a large database, and names a bad one', async () => {
+    const db = await useTestDatabase({ migrated: false });
+    expect(await runCli(['migrate', '--statement-timeout-min', '120'], { DATABASE_URL: db.url })).toMatchObject({ code: 0, stderr: '' });
+    const bad = await runCli(['migrate', '--statement-timeout-min', '0'], { DATABASE_URL: db.url });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--statement-timeout-min.*Must be an integer 1\.\.1440/);
+  });
+
   it('names a bad configuration value and exits 2 without a stack trace', async () => {
     const result = await runCli(['migrate'], { PREDICTION_RATE_LIMIT_RPM: 'abc' });
     expect(result.code).toBe(2);

@@ -5,7 +5,8 @@ import { classifyError } from '../../src/cli/classifyError.js';
 import { ExitCode } from '../../src/cli/exitCodes.js';
 import { parseConfig } from '../../src/config.js';
 import { connect, type Database, type Sql } from '../../src/db/connect.js';
-import type { DatabaseRole } from '../../src/db/sessionSettings.js';
+import { openPool } from '../../src/db/openPool.js';
+import { migrationSettings, ROLE_SETTINGS, type DatabaseRole } from '../../src/db/sessionSettings.js';
 import { DatabaseDeadlineError } from '../../src/db/withDeadline.js';
 import { writeTransaction } from '../../src/store/writeTransaction.js';
 import { runJob } from '../../src/sync/runJob.js';
@@ -130,6 +131,20 @@ describe('every session carries the timeouts of its role', () => {
   ])('role %s: the defaults, seen in pg_settings of its session', async (role, expected) => {
     const database = open(db.url, role === undefined ? {} : { role });
     expect(await sessionSettings(database.sql)).toEqual({ ...expected, ...KEEP_ALIVE });
+  });
+
+  it('a migration given a longer statement timeout keeps its client-side deadlines beyond it', async () => {
+    const pool = openPool(db.url, migrationSettings(120 * 60_000), { max: 1, applicationName: 'long migration' });
+    try {
+      expect(await sessionSettings(pool.sql)).toMatchObject({ statement_timeout: 7_200_000, lock_timeout: 90_000 });
+      const { statementTimeoutMs, statementDeadlineMs, transactionDeadlineMs, answerDeadlineMs } = pool.settings;
+      expect(statementDeadlineMs).toBeGreaterThan(statementTimeoutMs);
+      expect(transactionDeadlineMs).toBeGreaterThan(statementDeadlineMs);
+      expect(answerDeadlineMs).toBeGreaterThan(transactionDeadlineMs);
+      expect(migrationSettings()).toEqual(ROLE_SETTINGS.migration);
+    } finally {
+      await pool.close();
+    }
   });
 
   it("the writers' statement timeout scales their lock timeout", async () => {

@@ -4,18 +4,25 @@ import { migrate } from '../../db/migrate.js';
 import { resolveDatabase } from '../../db/resolveDatabase.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
+import { integer } from '../optionParsers.js';
 
 export function registerMigrate(program: Command, deps: { getConfig: () => Readonly<Config> }): void {
   program
     .command('migrate')
     .description('apply pending database migrations (one process at a time) and exit')
-    .action(async () => {
+    .option(
+      '--statement-timeout-min <n>',
+      'longest a statement of a migration may run, in minutes (default 15; raise it for a large database)',
+      integer(1, 24 * 60),
+    )
+    .action(async (opts: { statementTimeoutMin?: number }) => {
       const target = await resolveDatabase(deps.getConfig());
       if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
       // A migration is one transaction: stopping the server mid-way rolls it back cleanly.
       const removeSignals = onShutdownSignal(() => void target.release().finally(() => process.exit(ExitCode.interrupted)));
       try {
-        const { applied, total, tempRestricted } = await migrate(target.url);
+        const statementTimeoutMs = opts.statementTimeoutMin === undefined ? undefined : opts.statementTimeoutMin * 60_000;
+        const { applied, total, tempRestricted } = await migrate(target.url, { statementTimeoutMs });
         process.stdout.write(
           applied === 0 ? `Database is up to date (${total} migrations).\n` : `Applied ${applied} migration(s); ${total} in total.\n`,
         );
