@@ -61,10 +61,7 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
   const attempts = options.attempts ?? 8;
   const migrating = openPool(
     databaseUrl,
-    {
-      ...(options.statementTimeoutMs === undefined ? ROLE_SETTINGS.migration : migrationSettings(options.statementTimeoutMs)),
-      lockTimeoutMs,
-    },
+    { ...migrationSettings(options.statementTimeoutMs), lockTimeoutMs },
     { max: 1, applicationName: 'prediction-ingest migrate' },
   );
   // One connection holds the lock, the other watches for blockers.
