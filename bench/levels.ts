@@ -53,6 +53,12 @@ const COLUMNS = [
   'exact_sizes',
 ];
 const OBSERVED_AT = new Date('2026-01-01T00:00:00Z');
+const AT = OBSERVED_AT.toISOString();
+
+/** A snapshot row in COLUMNS order, from a book and its levels' stored form (array columns as text). */
+function snapshotRow(snapshotId: number, b: OrderBook, levels: readonly CopyField[]): CopyField[] {
+  return [snapshotId, b.marketId, AT, AT, b.yes.length, b.no.length, contentHash(b), String(b.isNull), ...levels];
+}
 
 /** Deterministic books: distinct prices per side, sizes with decimals like Polymarket's. */
 function makeBooks(): OrderBook[] {
@@ -91,25 +97,16 @@ async function snapshotRows(sql: postgres.Sql, books: readonly OrderBook[], firs
                 ${books.map((b) => [...b.yes, ...b.no].map((l) => l.size).join(','))}::text[]) with ordinality as b(prices, sizes, i)
     cross join lateral prediction.encode_levels(string_to_array(b.prices, ',')::numeric[], string_to_array(b.sizes, ',')::numeric[]) e
     order by b.i`;
-  const at = OBSERVED_AT.toISOString();
   return books.map((b, i) => {
     const e = encoded[i]!;
-    return [
-      firstSnapshotId + i,
-      b.marketId,
-      at,
-      at,
-      b.yes.length,
-      b.no.length,
-      contentHash(b),
-      String(b.isNull),
+    return snapshotRow(firstSnapshotId + i, b, [
       e.price_scale,
       e.size_scale,
       e.price_units,
       e.size_units,
       e.exact_price_cents,
       e.exact_sizes,
-    ];
+    ]);
   });
 }
 
@@ -160,8 +157,6 @@ export async function benchLevels(serverUrl: string): Promise<void> {
 
     // A bulk load of the same books, without change detection: encoded and hashed by the client
     // (as the store does) inside the timing, then one COPY.
-    const at = OBSERVED_AT.toISOString();
-    const arrayText = (values: readonly (number | string)[] | null) => (values === null ? null : `{${values.join(',')}}`);
     const bulkLoad = () =>
       copyRows(
         sql,
@@ -170,22 +165,15 @@ export async function benchLevels(serverUrl: string): Promise<void> {
         (function* () {
           for (const [i, b] of books.entries()) {
             const s = storedLevels(b);
-            yield [
-              1 + i,
-              b.marketId,
-              at,
-              at,
-              b.yes.length,
-              b.no.length,
-              contentHash(b),
-              String(b.isNull),
+            const text = (values: readonly (number | string)[] | null) => (values === null ? null : `{${values.join(',')}}`);
+            yield snapshotRow(1 + i, b, [
               s.priceScale,
               s.sizeScale,
-              arrayText(s.priceUnits),
-              arrayText(s.sizeUnits),
-              arrayText(s.exactPriceCents),
-              arrayText(s.exactSizes),
-            ];
+              text(s.priceUnits),
+              text(s.sizeUnits),
+              text(s.exactPriceCents),
+              text(s.exactSizes),
+            ]);
           }
         })(),
       );
