@@ -15,7 +15,7 @@
  * times each; the medians are reported. `--markets 100` is a quicker 1M-row run.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ import postgres from 'postgres';
 import { priceHistoryTable } from '../src/export/historyTables.js';
 import { fmtInt, fmtRatio, median, printTable, section } from './support/report.js';
 import { cleanup, createScratch, databaseUrl, DEFAULT_SERVER_URL, dropScratch, type ScratchDb } from './support/scratchDb.js';
+import { pollPeakRss } from './support/peakRss.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -124,21 +125,13 @@ function exportChild(url: string, args: readonly string[]): Promise<ExportRun> {
   });
   let stdout = '';
   let stderr = '';
-  let polledPeakKb = 0;
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const poll = setInterval(() => {
-    try {
-      const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (hwm) polledPeakKb = Math.max(polledPeakKb, Number(hwm[1]));
-    } catch {
-      // The child has exited.
-    }
-  }, 100);
+  const peak = pollPeakRss(child.pid, 100);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (exitCode) => {
-      clearInterval(poll);
+      const polledPeakKb = peak.stop();
       const rss = /bench-max-rss-kb (\d+)/.exec(stderr);
       resolve({
         ms: performance.now() - start,

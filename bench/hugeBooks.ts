@@ -17,7 +17,6 @@
  *   npx tsx bench/hugeBooks.ts --db postgres://user@host:5432/postgres
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createPredictionClient } from '../src/api/client/index.js';
 import { parseEvent } from '../src/api/parse.js';
@@ -28,6 +27,7 @@ import { sweepOrderBooks } from '../src/sync/sweepOrderBooks.js';
 import { SyncTotals } from '../src/sync/syncTotals.js';
 import { fmtInt, printTable, section } from './support/report.js';
 import { cleanup, createScratch, DEFAULT_SERVER_URL, dropScratch } from './support/scratchDb.js';
+import { peakRssKb } from './support/peakRss.js';
 
 type Body = 'huge-wellformed' | 'huge-malformed' | 'largest-valid';
 /**
@@ -76,8 +76,8 @@ interface ChildResult {
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
 function vmHwmMb(): number {
-  const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-  return hwm ? Number(hwm[1]) / 1024 : mb(process.resourceUsage().maxRSS * 1024);
+  const kb = peakRssKb('self');
+  return kb !== null ? kb / 1024 : mb(process.resourceUsage().maxRSS * 1024);
 }
 
 /** Starts the upstream process; resolves with its URL once it listens. */

@@ -5,13 +5,13 @@
  * be computed from it afterwards.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from '../src/config.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { minimumRequests, requestsByEndpoint } from './support/minimumRequests.js';
 import { fmtInt, printTable, section } from './support/report.js';
 import { cleanup, createScratch, dropScratch, withDb, type ScratchDb } from './support/scratchDb.js';
+import { pollPeakRss } from './support/peakRss.js';
 
 const MARKETS = 100_000;
 /** Baseline world: big enough to exercise every phase, small enough that data costs no memory. */
@@ -50,22 +50,14 @@ function runSyncChild(env: Record<string, string>, args: readonly string[]): Pro
   });
   let stdout = '';
   let stderr = '';
-  let polledPeakKb = 0;
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const poll = setInterval(() => {
-    try {
-      const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (hwm) polledPeakKb = Math.max(polledPeakKb, Number(hwm[1]));
-    } catch {
-      // The child has exited.
-    }
-  }, 200);
+  const peak = pollPeakRss(child.pid, 200);
   const deadline = setTimeout(() => child.kill('SIGTERM'), DEADLINE_MS);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (exitCode) => {
-      clearInterval(poll);
+      const polledPeakKb = peak.stop();
       clearTimeout(deadline);
       const rss = /bench-max-rss-kb (\d+)/.exec(stderr);
       const cpu = /bench-cpu-us (\d+) (\d+)/.exec(stderr);
