@@ -125,6 +125,8 @@ describe('time partitions and retention', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    // The reader reads through the parents only: the partitions' schema is not theirs to browse.
+    await expect(readerSql`select count(*) from prediction_partitions.pricing_snapshots_2025_01`).rejects.toThrow(/permission denied/);
     const reading = readerSql.begin(async (tx) => {
       await tx`select count(*) from prediction.pricing_snapshots`;
       locked();
