@@ -1,7 +1,7 @@
 import { marketStateHistory, orderbookLevels, orderbookSnapshots, orderbookTop, priceHistory, pricingSnapshots } from '../schema/index.js';
 import type { Queryable } from '../sql/queryable.js';
 import { bookLevelsOf } from '../sql/bookLevels.js';
-import { quoteIdentifier as quote, sqlNames } from '../sql/sqlNames.js';
+import { quoteIdentifier as quote, sqlNames, type SqlNames } from '../sql/sqlNames.js';
 import { viewNames } from '../sql/viewNames.js';
 import { pgCsvExpression } from './columnTransfer.js';
 import { changedSince, dayDate, dayText, inRange, mergeDays, sortedByDay } from './daySql.js';
@@ -23,24 +23,25 @@ const levels = viewNames(orderbookLevels);
  */
 async function snapshotDays(
   sql: Queryable,
-  table: { table: string; marketId: string; observedAt: string },
+  snapshots: SqlNames<typeof pricingSnapshots | typeof orderbookSnapshots>,
   query: DayQuery,
   options: { closesPredecessor: boolean; rows?: ReturnType<Queryable> } = { closesPredecessor: true },
 ): Promise<DayCount[]> {
-  const { marketId, observedAt } = table;
+  const { table } = snapshots;
+  const { marketId, observedAt } = snapshots.col;
   const rowsOf = options.rows ?? sql`count(*)`;
   const own = await sql<{ day: string; rows: string; changed: boolean }[]>`
     select ${sql.unsafe(dayText(`s.${observedAt}`))} as day, ${rowsOf}::bigint as rows,
            bool_or(${changedSince(sql, 's', query.horizon)}) as changed
-    from ${sql(table.table)} s
+    from ${sql(table)} s
     where ${inRange(sql, `s.${quote(observedAt)}`, query)}
     group by 1`;
   if (query.horizon === null || !options.closesPredecessor) return mergeDays(own);
   const closed = await sql<{ day: string; rows: string; changed: boolean }[]>`
     select distinct ${sql.unsafe(dayText('prev.at'))} as day, 0 as rows, true as changed
-    from ${sql(table.table)} s
+    from ${sql(table)} s
     cross join lateral (
-      select p.${sql(observedAt)} as at from ${sql(table.table)} p
+      select p.${sql(observedAt)} as at from ${sql(table)} p
       where p.${sql(marketId)} = s.${sql(marketId)} and p.${sql(observedAt)} < s.${sql(observedAt)}
       order by p.${sql(observedAt)} desc limit 1
     ) prev
@@ -120,7 +121,7 @@ export const priceHistoryTable: ExportTable = {
   ranged: true,
   changesCarryForward: false,
   optional: false,
-  days: (sql, query) => snapshotDays(sql, { table: prices.table, marketId: prices.col.marketId, observedAt: prices.col.observedAt }, query),
+  days: (sql, query) => snapshotDays(sql, prices, query),
   select(selection) {
     return selectWithNextOnSameDay(viewNames(priceHistory), this, selection);
   },
@@ -150,7 +151,7 @@ export const orderbookTopTable: ExportTable = {
   ranged: true,
   changesCarryForward: false,
   optional: false,
-  days: (sql, query) => snapshotDays(sql, { table: books.table, marketId: books.col.marketId, observedAt: books.col.observedAt }, query),
+  days: (sql, query) => snapshotDays(sql, books, query),
   select(selection) {
     return selectWithNextOnSameDay(viewNames(orderbookTop), this, selection);
   },
@@ -173,7 +174,7 @@ export const orderbookLevelsTable: ExportTable = {
   days: (sql, query) =>
     snapshotDays(
       sql,
-      { table: books.table, marketId: books.col.marketId, observedAt: books.col.observedAt },
+      books,
       query,
       // A level never changes, so a newer book changes nothing here.
       { closesPredecessor: false, rows: sql`sum(s.${sql(books.col.yesLevels)} + s.${sql(books.col.noLevels)})` },

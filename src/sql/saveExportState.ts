@@ -1,18 +1,13 @@
 import { exportPartitions, exportWatermarks } from '../schema/index.js';
 import type { Queryable } from './queryable.js';
+import type { ExportPartitionRow } from './selectExportPartitions.js';
 import { sqlNames } from './sqlNames.js';
 
 const parts = sqlNames(exportPartitions);
 const marks = sqlNames(exportWatermarks);
 
-export interface SavedPartition {
-  tableName: string;
-  day: string;
-  rows: number;
-  fileBytes: number;
-  minAt: string | null;
-  maxAt: string | null;
-}
+/** A partition as an export records it: the row selectExportPartitions reads back. */
+export type SavedPartition = ExportPartitionRow;
 
 export interface ExportState {
   outDir: string;
