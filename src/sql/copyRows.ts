@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { setImmediate } from 'node:timers/promises';
 import type { Queryable } from './queryable.js';
 
 /** Fields are text, exact decimals as strings, or integers. */
@@ -46,17 +47,22 @@ export async function copyLines(
   }
 }
 
-const LINES_PER_CHUNK = 2_000;
+/** Bytes (UTF-16 units, near enough) gathered before a chunk goes to the server. */
+const CHUNK_CHARS = 64 * 1024;
 
-function* chunks(lines: Iterable<string>): Generator<string> {
+/**
+ * Lines gathered into chunks of about CHUNK_CHARS, with a turn of the event loop after each, so
+ * that the socket sends a chunk (and the server stores it) while the next one is being encoded.
+ * A synchronous source would otherwise be read far ahead before anything is written.
+ */
+async function* chunks(lines: Iterable<string>): AsyncGenerator<string> {
   let chunk = '';
-  let n = 0;
   for (const line of lines) {
     chunk += line;
-    if (++n === LINES_PER_CHUNK) {
+    if (chunk.length >= CHUNK_CHARS) {
       yield chunk;
       chunk = '';
-      n = 0;
+      await setImmediate();
     }
   }
   if (chunk) yield chunk;
