@@ -6,7 +6,7 @@
  * on purpose: the parameters that define the filled database and the SQL that fills it must stay
  * side by side, or a reused database would not be what it claims.
  *
- *   npx tsx bench/storage.ts [--price-rows 10000000] [--fresh] [--skip-drop] [--db URL] [--samples 1000] ...
+ *   npx tsx bench/storage.ts [--price-rows 10000000] [--fresh] [--skip-pack] [--skip-drop] [--db URL] [--samples 1000] ...
  *
  * The database `bench_storage` is created on the server of --db (default: the local one), migrated,
  * given the monthly partitions of the filled range (prediction.ensure_month_partitions, as the
@@ -26,6 +26,8 @@
  * contracts on Kalshi, cents of a contract on Polymarket. The simulator section measures how
  * many books and prices change between two fetches at a given interval.
  *
+ * Then every closed month is packed (packClosedPartitions) on a file copy (bench_storage_packed,
+ * dropped afterwards; --skip-pack skips it), and the tables are measured again.
  * Retention is timed last, on a file copy of the database (bench_storage_retention, dropped
  * afterwards; --skip-drop skips it): prediction.drop_partitions_before with the horizon at the end
  * of the first month of prices, so that exactly one month goes.
@@ -39,6 +41,7 @@ import { createScratch, databaseUrl, DEFAULT_SERVER_URL, type ScratchDb } from '
 import { measureLatency, seededRandom } from './support/latency.js';
 import { partitionedSize } from './support/partitionedSize.js';
 import { simulatorChangeShares } from './support/simulatorChangeShares.js';
+import { timePacking } from './support/timePacking.js';
 import { timeRetentionDrop } from './support/timeRetentionDrop.js';
 
 const { values: args } = parseArgs({
@@ -53,6 +56,7 @@ const { values: args } = parseArgs({
     fresh: { type: 'boolean', default: false },
     'skip-simulator': { type: 'boolean', default: false },
     'skip-drop': { type: 'boolean', default: false },
+    'skip-pack': { type: 'boolean', default: false },
     db: { type: 'string', default: DEFAULT_SERVER_URL },
   },
 });
@@ -279,12 +283,13 @@ const nextMonth = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTC
 async function main(): Promise<void> {
   const { db, reused } = await prepare();
   const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  let size: Awaited<ReturnType<typeof storageFigures>>;
   try {
     if (reused) log(`reusing ${DB_NAME}, filled with these parameters (--fresh rebuilds it)`);
     else await fill(sql);
     const [server] = await sql<{ version: string; shared_buffers: string }[]>`
       select current_setting('server_version') as version, current_setting('shared_buffers') as shared_buffers`;
-    const size = await storageFigures(sql);
+    size = await storageFigures(sql);
     const ids = (await sql<{ market_id: string }[]>`select market_id from public.bench_market order by m`).map((r) => r.market_id);
 
     const loadBefore = loadavg();
@@ -384,7 +389,37 @@ async function main(): Promise<void> {
   } finally {
     await sql.end();
   }
+  if (!args['skip-pack']) await reportPacking(db, size);
   if (!args['skip-drop']) await reportRetentionDrop(db);
+}
+
+/** Every month packed as the crawl packs a closed month, measured on a copy (the kept database stays as written). */
+async function reportPacking(db: ScratchDb, size: Awaited<ReturnType<typeof storageFigures>>): Promise<void> {
+  const packing = await timePacking(args.db, db, new Date());
+  const perLevel = packing.books.totalBytes / size.levels;
+  const slowest = packing.packed.reduce((a, b) => (b.indexBytesBefore > a.indexBytesBefore ? b : a));
+  printTable(
+    `closed months packed (packClosedPartitions: REINDEX INDEX CONCURRENTLY of ${packing.packed.length} partitions, one after another, ` +
+      `${packing.seconds.toFixed(1)} s in all), on a copy made in ${packing.cloneSeconds.toFixed(1)} s`,
+    ['figure', 'as written', 'packed'],
+    [
+      [
+        `bytes per level, all of orderbook_snapshots (target ≤ ${LEVEL_BYTES_TARGET})`,
+        `${(size.books.totalBytes / size.levels).toFixed(1)} (heap ${(size.books.heapBytes / size.levels).toFixed(1)} + indexes ${(size.books.indexBytes / size.levels).toFixed(1)})`,
+        `${perLevel.toFixed(1)} (heap ${(packing.books.heapBytes / size.levels).toFixed(1)} + indexes ${(packing.books.indexBytes / size.levels).toFixed(1)}); ${perLevel <= LEVEL_BYTES_TARGET ? 'met' : 'NOT met'}`,
+      ],
+      [
+        'bytes per price row: heap + indexes',
+        `${(size.pricing.heapBytes / size.prices).toFixed(1)} + ${(size.pricing.indexBytes / size.prices).toFixed(1)}`,
+        `${(packing.pricing.heapBytes / size.prices).toFixed(1)} + ${(packing.pricing.indexBytes / size.prices).toFixed(1)}`,
+      ],
+      [
+        'largest partition index set',
+        `${slowest.partition}: ${fmtInt(slowest.indexBytesBefore / 1024)} kB`,
+        `${fmtInt(slowest.indexBytesAfter / 1024)} kB`,
+      ],
+    ],
+  );
 }
 
 /** Retention of the first month of prices, timed on a copy (the kept database stays whole). */

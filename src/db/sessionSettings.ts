@@ -6,9 +6,10 @@
  * - `probe`: readiness checks, which must answer in seconds or report the database as not ready;
  * - `migration`: schema changes, which may legitimately rewrite or index a large table;
  * - `lease`: taking, renewing and checking a job's lease or lock, always short;
- * - `export`: the long reads of `export`, which stream a table for minutes.
+ * - `export`: the long reads of `export`, which stream a table for minutes;
+ * - `maintenance`: rebuilding the indexes of a closed month's partitions (packClosedPartitions).
  */
-export type DatabaseRole = 'writer' | 'probe' | 'migration' | 'lease' | 'export';
+export type DatabaseRole = 'writer' | 'probe' | 'migration' | 'lease' | 'export' | 'maintenance';
 
 export interface SessionSettings {
   /** statement_timeout: the server cancels a statement running longer (SQLSTATE 57014). */
@@ -123,6 +124,20 @@ export const ROLE_SETTINGS: Readonly<Record<DatabaseRole, Readonly<SessionSettin
     transactionDeadlineMs: 60_000,
     statementDeadlineMs: 60_000,
     answerDeadlineMs: 30 * 60_000,
+  }),
+  // REINDEX INDEX CONCURRENTLY of one partition's index: minutes for a large month, silent until
+  // done, so the client waits past the server's own timeout. It first waits for the transactions
+  // older than it (lock waits on their ids): a reader or an export holding one for 10 minutes
+  // postpones the packing to a later run rather than keeping the job waiting. Nobody waits behind
+  // it: SHARE UPDATE EXCLUSIVE lets every read and write of the partition through.
+  maintenance: Object.freeze({
+    statementTimeoutMs: 2 * 60 * 60_000,
+    lockTimeoutMs: 10 * 60_000,
+    idleInTransactionTimeoutMs: 60_000,
+    connectTimeoutSec: 10,
+    transactionDeadlineMs: 60_000,
+    statementDeadlineMs: 60_000,
+    answerDeadlineMs: 2 * 60 * 60_000 + 10 * 60_000,
   }),
 });
 

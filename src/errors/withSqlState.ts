@@ -8,3 +8,5 @@ export function withSqlState(error: unknown, code: string): Error | undefined {
 
 /** SQLSTATE of a lock not granted within lock_timeout. */
 export const LOCK_NOT_AVAILABLE = '55P03';
+/** SQLSTATE of a statement cancelled by a cancel request or by statement_timeout. */
+export const QUERY_CANCELED = '57014';

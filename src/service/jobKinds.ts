@@ -1,3 +1,4 @@
+import type { Sql } from '../db/connect.js';
 import type { Queryable } from '../sql/queryable.js';
 import { lastCompleteCrawlStart } from '../sql/selectSyncTargets.js';
 import { crawlListings } from '../sync/crawlListings.js';
@@ -20,6 +21,8 @@ export interface JobSettings {
   maxRejectedPercent: number;
   /** Months of history kept (PREDICTION_RETENTION_MONTHS); null or absent (the default) keeps everything. */
   retentionMonths?: number | null;
+  /** A `maintenance` pool: the crawl then packs closed months (RunPartitionOptions.packer). Absent: no packing. */
+  packer?: Sql | undefined;
 }
 
 /** Jobs whose every run must receive records: a crawl that lists nothing read its upstream wrong. */
@@ -43,7 +46,7 @@ export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext,
       return async (ctx) => {
         const missing = await crawlListings(ctx);
         await fetchEventMarkets(ctx, missing);
-        await maintainRunPartitions(ctx, settings.retentionMonths ?? null);
+        await maintainRunPartitions(ctx, { retentionMonths: settings.retentionMonths ?? null, packer: settings.packer });
       };
     case 'details':
       return async (ctx) => {

@@ -53,6 +53,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const database: Database = connect(options.databaseUrl, { max: 6, statementTimeoutMs: options.statementTimeoutMs });
   // A pool of its own: a readiness probe must not queue behind long write transactions.
   const probe = connect(options.databaseUrl, { max: 1, role: 'probe', applicationName: 'prediction-ingest readiness' });
+  // The crawl packs closed months through it (long statements); it connects only when it does.
+  const packer = connect(options.databaseUrl, { max: 1, role: 'maintenance' });
   for (const [job, at] of await lastSuccessfulRuns(database.sql, JOB_NAMES)) options.metrics.markJobSuccess(job, at.getTime());
 
   let scheduler: Scheduler | undefined;
@@ -71,6 +73,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         orderBookMaxAgeSec: options.orderBookMaxAgeSec,
         maxRejectedPercent: options.maxRejectedPercent,
         retentionMonths: options.retentionMonths ?? null,
+        packer: packer.sql,
       },
       instanceId,
       logger: options.logger,
@@ -89,7 +92,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     ops = await startOpsServer({ ...options.ops, metrics: options.metrics, readiness, liveness, logger: options.logger });
   } catch (error) {
     await scheduler?.stop();
-    await Promise.all([database.close(), probe.close()]);
+    await Promise.all([database.close(), probe.close(), packer.close()]);
     throw error;
   }
   options.logger.info({ instanceId, ops: ops.url, schedules: options.schedules }, 'service started');
@@ -106,7 +109,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         await options.client.abort();
         await jobsStopped;
         await ops!.close();
-        await Promise.all([database.close(), probe.close()]);
+        await Promise.all([database.close(), probe.close(), packer.close()]);
         options.logger.info({ instanceId }, 'service stopped');
       })()),
   };

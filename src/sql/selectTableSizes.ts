@@ -1,5 +1,6 @@
 import { predictionSchema } from '../schema/index.js';
 import type { Queryable } from './queryable.js';
+import { PACKED_INDEX_OPTION } from './selectUnpackedPartitions.js';
 
 export interface TableSize {
   /** The table's name, without its schema. */
@@ -10,6 +11,8 @@ export interface TableSize {
   rowsEstimate: number | null;
   /** For a partition, the partitioned table at the root of its tree; null for any other table. */
   partitionOf: string | null;
+  /** For a partition, whether its indexes are packed (packClosedPartitions: a closed month); null for any other table. */
+  packed: boolean | null;
 }
 
 /**
@@ -30,7 +33,10 @@ export async function selectTableSizes(sql: Queryable): Promise<TableSize[]> {
         then (select sum(p.reltuples) filter (where p.reltuples >= 0) from pg_partition_tree(c.oid) t
               join pg_class p on p.oid = t.relid where t.isleaf)
         when c.reltuples < 0 then null else c.reltuples end)::float8 as "rowsEstimate",
-      root.relname as "partitionOf"
+      root.relname as "partitionOf",
+      (case when c.relispartition then coalesce(
+        (select bool_and(coalesce(ic.reloptions @> array[${PACKED_INDEX_OPTION}], false))
+         from pg_index x join pg_class ic on ic.oid = x.indexrelid where x.indrelid = c.oid), false) end) as packed
     from pg_class c
     join pg_namespace n on n.oid = c.relnamespace
     left join pg_class root on c.relispartition and root.oid = pg_partition_root(c.oid)

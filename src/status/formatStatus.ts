@@ -144,7 +144,7 @@ export function formatStatus(r: StatusReport): string {
   out.push(
     ...table(
       r.database.tables.map((t) => [
-        t.partitionOf === null ? t.table : `  ${t.table} (partition of ${t.partitionOf})`,
+        t.partitionOf === null ? t.table : `  ${t.table} (partition of ${t.partitionOf}${t.packed ? ', packed' : ''})`,
         humanBytes(t.bytes),
         t.rowsEstimate === null ? 'rows unknown' : `~${humanCount(t.rowsEstimate)} rows`,
       ]),

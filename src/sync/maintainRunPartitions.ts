@@ -1,19 +1,43 @@
 import { getTableName } from 'drizzle-orm';
+import type { Sql } from '../db/connect.js';
 import { maintainPartitions } from '../partitions/maintainPartitions.js';
+import { packClosedPartitions } from '../partitions/packClosedPartitions.js';
 import { droppedPartitions } from '../schema/index.js';
 import { emptyCounts } from '../store/writeCounts.js';
 import type { SyncContext } from './SyncContext.js';
 
+/** Partitions packed per run at most: one partition's rebuild is the longest step a run adds. */
+export const PARTITIONS_PACKED_PER_RUN = 1;
+
+export interface RunPartitionOptions {
+  /** Months of history kept (PREDICTION_RETENTION_MONTHS); null keeps everything. */
+  retentionMonths: number | null;
+  /**
+   * A pool of the `maintenance` role, which packs the indexes of closed months
+   * (packClosedPartitions). Without it nothing is packed.
+   */
+  packer?: Sql | undefined;
+}
+
 /**
  * Partition upkeep at the end of a crawl or sync: the months ahead, and retention's drops, which
- * count with the run's writes (rows of prediction.dropped_partitions). A drop a reader's lock
- * postponed is retried by the next run; analytics.history_horizons shows what has gone.
+ * count with the run's writes (rows of prediction.dropped_partitions); then the packing of one
+ * closed month's partition. A drop a reader's lock postponed is retried by the next run;
+ * analytics.history_horizons shows what has gone.
  */
-export async function maintainRunPartitions(ctx: SyncContext, retentionMonths: number | null): Promise<void> {
+export async function maintainRunPartitions(ctx: SyncContext, options: RunPartitionOptions): Promise<void> {
   if (ctx.signal?.aborted) return;
-  const result = await maintainPartitions(ctx.sql, { now: ctx.now(), retentionMonths, fence: ctx.fence });
+  const result = await maintainPartitions(ctx.sql, { now: ctx.now(), retentionMonths: options.retentionMonths, fence: ctx.fence });
   if (result.dropped.length > 0) {
     ctx.totals.add({ ...emptyCounts(), rowsByTable: { [getTableName(droppedPartitions)]: result.dropped.length } });
   }
   if (result.postponed !== null) ctx.progress(`retention postponed: ${result.postponed}`);
+  if (!options.packer || ctx.signal?.aborted) return;
+  const packing = await packClosedPartitions(options.packer, { now: ctx.now(), limit: PARTITIONS_PACKED_PER_RUN, signal: ctx.signal });
+  for (const p of packing.packed) {
+    ctx.progress(`packed ${p.partition}: indexes ${mb(p.indexBytesBefore)} -> ${mb(p.indexBytesAfter)} MB`);
+  }
+  if (packing.postponed !== null) ctx.progress(`packing postponed: ${packing.postponed}`);
 }
+
+const mb = (bytes: number) => (bytes / 1048576).toFixed(1);

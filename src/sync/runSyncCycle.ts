@@ -12,6 +12,8 @@ export interface SyncOptions extends JobOptions {
   maxOrderBooks: number | null;
   /** Months of history kept (PREDICTION_RETENTION_MONTHS); null or absent keeps everything. */
   retentionMonths?: number | null;
+  /** A `maintenance` pool: the cycle then packs closed months (RunPartitionOptions.packer). Absent: no packing. */
+  packer?: Sql | undefined;
 }
 
 export type SyncResult = JobResult;
@@ -19,16 +21,16 @@ export type SyncResult = JobResult;
 export const SYNC_JOB = 'sync';
 
 /**
- * One complete cycle: crawl the listings, refresh what left them, sweep order books. Every page or
- * batch commits on its own, so a cycle killed at any point leaves a consistent database and the
- * next one completes the work.
+ * One complete cycle: crawl the listings, refresh what left them, sweep order books, look after the
+ * partitions. Every page or batch commits on its own, so a cycle killed at any point leaves a
+ * consistent database and the next one completes the work.
  */
 export function runSyncCycle(sql: Sql, client: PredictionClient, options: SyncOptions): Promise<SyncResult> {
   return runJob(sql, client, SYNC_JOB, options, syncCycle(options));
 }
 
 /** The work of one cycle, for runJob or runLeasedJob. */
-export function syncCycle(options: Pick<SyncOptions, 'maxOrderBooks' | 'retentionMonths'>): (ctx: SyncContext) => Promise<void> {
+export function syncCycle(options: Pick<SyncOptions, 'maxOrderBooks' | 'retentionMonths' | 'packer'>): (ctx: SyncContext) => Promise<void> {
   return async (ctx) => {
     const cycleStart = ctx.now();
     const missingMarkets = await crawlListings(ctx);
@@ -36,6 +38,6 @@ export function syncCycle(options: Pick<SyncOptions, 'maxOrderBooks' | 'retentio
     await refreshStaleEvents(ctx, cycleStart);
     await refreshStaleMarkets(ctx, cycleStart);
     await sweepOrderBooks(ctx, { limit: options.maxOrderBooks });
-    await maintainRunPartitions(ctx, options.retentionMonths ?? null);
+    await maintainRunPartitions(ctx, { retentionMonths: options.retentionMonths ?? null, packer: options.packer });
   };
 }

@@ -128,6 +128,15 @@ describe('every session carries the timeouts of its role', () => {
         application_name: 'prediction-ingest migration',
       },
     ],
+    [
+      'maintenance',
+      {
+        statement_timeout: 7_200_000,
+        lock_timeout: 600_000,
+        idle_in_transaction_session_timeout: 60_000,
+        application_name: 'prediction-ingest maintenance',
+      },
+    ],
   ])('role %s: the defaults, seen in pg_settings of its session', async (role, expected) => {
     const database = open(db.url, role === undefined ? {} : { role });
     expect(await sessionSettings(database.sql)).toEqual({ ...expected, ...KEEP_ALIVE });

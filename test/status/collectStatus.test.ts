@@ -307,6 +307,7 @@ describe('status on an empty database, then one with a partitioned table', () =>
       select pg_total_relation_size('prediction.status_probe_low') as low, pg_total_relation_size('prediction.status_probe_high') as high`;
     expect([size('status_probe_low')!.bytes, size('status_probe_high')!.bytes]).toEqual([Number(actual!.low), Number(actual!.high)]);
     expect(size('status_probe')!.bytes).toBe(Number(actual!.low) + Number(actual!.high));
+    expect([size('status_probe_low')?.packed, size('status_probe')?.packed]).toEqual([false, null]);
     // Counted once: through the partitioned table, not again through its partitions.
     const topLevel = database.tables.filter((t) => t.partitionOf === null);
     expect(database.totalBytes).toBe(topLevel.reduce((n, t) => n + t.bytes, 0));

@@ -30,6 +30,8 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
       const target = await resolveDatabase(config);
       if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
       const database = connect(target.url, { statementTimeoutMs: config.databaseStatementTimeoutSec * 1000 });
+      // Connects only if a closed month is to be packed at the end of the cycle.
+      const packer = connect(target.url, { max: 1, role: 'maintenance' });
       const stop = new AbortController();
       const removeSignals = onShutdownSignal(() => {
         process.stderr.write('prediction-ingest: stopping: no request is sent any more; committing what was fetched (again to force)\n');
@@ -64,7 +66,7 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
             signal: stop.signal,
             progress: progress.update,
           },
-          syncCycle({ maxOrderBooks, retentionMonths: config.retentionMonths }),
+          syncCycle({ maxOrderBooks, retentionMonths: config.retentionMonths, packer: packer.sql }),
         ).catch((error: unknown) => {
           // A stop drops requests mid-call: whatever surfaces from that is the stop, not a failure.
           if (stop.signal.aborted) throw new CliError('stopped by a signal', ExitCode.interrupted, { cause: error });
@@ -84,7 +86,7 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
         removeSignals();
         // After a stop nothing is waited for upstream: a hung request must not hold the exit.
         await (stop.signal.aborted ? client.abort() : client.close());
-        await database.close();
+        await Promise.all([database.close(), packer.close()]);
         await target.release();
       }
     });
