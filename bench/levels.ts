@@ -30,8 +30,11 @@ const LEVELS_PER_BOOK = LEVELS_PER_SIDE * 2;
 const LEVELS_TOTAL = BOOKS * LEVELS_PER_BOOK;
 /** Books per writeOrderBooks call: as many as the sweep gathers before a write. */
 const BATCH_BOOKS = LEVELS_PER_WRITE / LEVELS_PER_BOOK;
-/** Each method runs this many times, interleaved, on fresh tables; the median is reported. */
-const REPEATS = 3;
+/**
+ * Each method runs this many times, interleaved, on fresh tables, after one untimed round (the
+ * first call of each pays for cold caches and plans); the median is reported.
+ */
+const REPEATS = 5;
 const RAW_TABLE = 'prediction.bench_books';
 /** orderbook_levels as it was before 0013: a row per level. */
 const OLD_LEVELS_TABLE = 'prediction.bench_level_rows';
@@ -210,19 +213,18 @@ export async function benchLevels(serverUrl: string): Promise<void> {
     ];
     const runs: Record<string, number[]> = Object.fromEntries(methods.map(([k]) => [k, []]));
     const clientRuns: Record<string, number[]> = Object.fromEntries(methods.map(([k]) => [k, []]));
-    for (let rep = 0; rep < REPEATS; rep++) {
+    for (let rep = -1; rep < REPEATS; rep++) {
+      const round: string[] = [];
       for (const [key, table, run] of methods) {
         await freshTables(sql, table);
         const { wallMs, clientMs } = await timed(run);
+        round.push(`${key} ${fmtMs(wallMs)} ms`);
+        if (rep < 0) continue;
         runs[key]!.push(wallMs);
         clientRuns[key]!.push(clientMs);
       }
-      console.log(
-        `  run ${rep + 1}: ${Object.entries(runs)
-          .map(([k, v]) => `${k} ${fmtMs(v[rep]!)} ms`)
-          .join(', ')}`,
-      );
-      if (rep > 0) continue;
+      console.log(`  ${rep < 0 ? 'warm-up' : `run ${rep + 1}`}: ${round.join(', ')}`);
+      if (rep >= 0) continue;
       // Same rows both ways (snapshot ids aside: the pipeline's come from the sequence).
       const [diff] = await sql<{ n: number }[]>`
         with p as (select ${sql(COLUMNS.slice(1))} from prediction.orderbook_snapshots),

@@ -48,8 +48,9 @@ export interface ObservedOrderBook {
  * holding its levels (storedLevels). Two statements: one compares the batch with the latest
  * snapshots and confirms the unchanged books, a COPY then writes the new rows, so that a book's
  * levels travel once, as the row stores them, encoded by the client while the database compares.
- * Each book keeps its own observation time, so a batch may gather several fetches. Market ids must be unique within the batch; run it in the write
- * transaction (the comparison holds only while no one else writes).
+ * Each book keeps its own observation time, so a batch may gather several fetches. Market ids must
+ * be unique within the batch; run it in the write transaction (the comparison holds only while no
+ * one else writes).
  */
 export async function recordOrderBooks(sql: Queryable, observed: readonly ObservedOrderBook[]): Promise<OrderBookCounts> {
   if (observed.length === 0) return { inserted: 0, confirmed: 0, levels: 0 };
@@ -122,7 +123,7 @@ function compareWithLatest(sql: Queryable, observed: readonly ObservedOrderBook[
 }
 
 /** A new snapshot as a COPY line of SNAPSHOT_COLUMNS, its levels encoded (storedLevels). */
-function snapshotLine({ book, observedAt }: ObservedOrderBook, contentHash: string): string {
+function snapshotLine({ book, observedAt }: ObservedOrderBook, bookHash: string): string {
   const stored = storedLevels(book);
   const at = observedAt.toISOString();
   const fields = [
@@ -131,7 +132,7 @@ function snapshotLine({ book, observedAt }: ObservedOrderBook, contentHash: stri
     at,
     String(book.yes.length),
     String(book.no.length),
-    contentHash,
+    bookHash,
     String(book.isNull),
     copyField(stored.priceScale),
     copyField(stored.sizeScale),

@@ -44,10 +44,13 @@ export async function writeOrderBooks(sql: Sql, batch: OrderBooksWrite): Promise
   const lastAt = batch.fetches.at(-1)?.observedAt;
   if (!firstAt || !lastAt) return emptyCounts();
   return writeTransaction(sql, batch.fence, async (tx) => {
-    await ensureMonthPartitions(tx, firstAt, lastAt);
+    // Independent of one another: sent together, answered in one round trip.
+    const [, quarantined, shapes] = await Promise.all([
+      ensureMonthPartitions(tx, firstAt, lastAt),
+      quarantineRecords(tx, batch.runId, tally.quarantined, lastAt),
+      recordShapes(tx, batch.runId, tally.shapes, lastAt),
+    ]);
     const written = await recordOrderBooks(tx, books);
-    const quarantined = await quarantineRecords(tx, batch.runId, tally.quarantined, lastAt);
-    const shapes = await recordShapes(tx, batch.runId, tally.shapes, lastAt);
     return {
       recordsSeen: all.length,
       recordsWritten: written.inserted,
