@@ -1,4 +1,4 @@
-import { connect } from '../../src/db/connect.js';
+import { connectPacker } from '../../src/partitions/connectPacker.js';
 import { packClosedPartitions, type PackedPartition } from '../../src/partitions/packClosedPartitions.js';
 import { partitionedSize, type PartitionedSize } from './partitionedSize.js';
 import { cloneScratch, dropScratch, type ScratchDb } from './scratchDb.js';
@@ -24,7 +24,7 @@ export async function timePacking(serverUrl: string, template: ScratchDb, now: D
   const cloneStarted = performance.now();
   const clone = await cloneScratch(serverUrl, template, `${template.name}_packed`);
   const cloneSeconds = (performance.now() - cloneStarted) / 1000;
-  const db = connect(clone.url, { max: 1, role: 'maintenance' });
+  const db = connectPacker(clone.url);
   try {
     const started = performance.now();
     const { packed, postponed } = await packClosedPartitions(db.sql, { now, limit: 10_000 });

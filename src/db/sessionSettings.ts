@@ -126,13 +126,14 @@ export const ROLE_SETTINGS: Readonly<Record<DatabaseRole, Readonly<SessionSettin
     answerDeadlineMs: 30 * 60_000,
   }),
   // REINDEX INDEX CONCURRENTLY of one partition's index: minutes for a large month, silent until
-  // done, so the client waits past the server's own timeout. It first waits for the transactions
-  // older than it (lock waits on their ids): a reader or an export holding one for 10 minutes
-  // postpones the packing to a later run rather than keeping the job waiting. Nobody waits behind
-  // it: SHARE UPDATE EXCLUSIVE lets every read and write of the partition through.
+  // done, so the client waits past the server's own timeout. It waits for every transaction of the
+  // database older than it (lock waits on their ids): packing postpones itself when one has been
+  // open for a minute (OLD_SNAPSHOT_MS), and gives up on a younger one after 2 minutes (readers
+  // are cut at 60 s), rather than keep a crawl waiting. Nobody waits behind it: SHARE UPDATE
+  // EXCLUSIVE on the partition lets every read and write through.
   maintenance: Object.freeze({
     statementTimeoutMs: 2 * 60 * 60_000,
-    lockTimeoutMs: 10 * 60_000,
+    lockTimeoutMs: 2 * 60_000,
     idleInTransactionTimeoutMs: 60_000,
     connectTimeoutSec: 10,
     transactionDeadlineMs: 60_000,

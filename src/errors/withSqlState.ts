@@ -10,3 +10,5 @@ export function withSqlState(error: unknown, code: string): Error | undefined {
 export const LOCK_NOT_AVAILABLE = '55P03';
 /** SQLSTATE of a statement cancelled by a cancel request or by statement_timeout. */
 export const QUERY_CANCELED = '57014';
+/** SQLSTATE of a transaction or statement chosen as a deadlock's victim. */
+export const DEADLOCK_DETECTED = '40P01';

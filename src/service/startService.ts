@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { PredictionClient } from '../api/client/index.js';
 import { connect, type Database } from '../db/connect.js';
+import { connectPacker } from '../partitions/connectPacker.js';
 import type { Logger } from '../log/Logger.js';
 import type { Metrics } from '../ops/metrics.js';
 import { createLiveness, type Liveness } from '../ops/liveness.js';
@@ -54,7 +55,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   // A pool of its own: a readiness probe must not queue behind long write transactions.
   const probe = connect(options.databaseUrl, { max: 1, role: 'probe', applicationName: 'prediction-ingest readiness' });
   // The crawl packs closed months through it (long statements); it connects only when it does.
-  const packer = connect(options.databaseUrl, { max: 1, role: 'maintenance' });
+  const packer = connectPacker(options.databaseUrl);
   for (const [job, at] of await lastSuccessfulRuns(database.sql, JOB_NAMES)) options.metrics.markJobSuccess(job, at.getTime());
 
   let scheduler: Scheduler | undefined;

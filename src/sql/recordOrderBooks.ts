@@ -59,13 +59,14 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Observ
   // While the database compares, the client encodes books ahead (encoding is most of the client's
   // share of a call): the COPY then starts with lines ready and encodes the rest as it streams.
   // A book encoded ahead and found unchanged costs ~10 µs for nothing (bench/levels.ts).
-  const ahead: string[] = [];
+  const ahead: (string | undefined)[] = [];
   let compared = false;
   const [rows] = await Promise.all([
     compareWithLatest(sql, observed, hashes).finally(() => (compared = true)),
     (async () => {
       for (let i = 0; i < observed.length && !compared; i++) {
-        // Each turn of the event loop first sends the statement, then reads its answer.
+        // A turn of the event loop, in which postgres.js sends the statement (one under 1 KB only
+        // at the turn after) and later reads its answer.
         if (i % BOOKS_PER_TURN === 0) await setImmediate();
         if (!compared) ahead[i] = lineOf(i);
       }
@@ -83,7 +84,9 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Observ
         if (!changed.has(book.marketId)) continue;
         inserted++;
         levels += book.yes.length + book.no.length;
-        yield ahead[i] ?? lineOf(i);
+        const line = ahead[i] ?? lineOf(i);
+        ahead[i] = undefined;
+        yield line;
       }
     })(),
   );

@@ -20,8 +20,9 @@ export interface UnpackedPartition {
 
 /**
  * The partitions of the prediction schema's partitioned tables whose range ends at or before
- * `closedBefore` and that have an index not marked packed, oldest month first, at most `limit`.
- * Read from the catalog: a partition's range is its bound as PostgreSQL prints it.
+ * `closedBefore` and that have an index not marked packed, oldest month first, at most `limit`;
+ * not those with an index build in progress (another process packing them). Read from the catalog:
+ * a partition's range is its bound as PostgreSQL prints it.
  */
 export function selectUnpackedPartitions(sql: Queryable, closedBefore: Date, limit: number): Promise<UnpackedPartition[]> {
   return sql<UnpackedPartition[]>`
@@ -40,6 +41,7 @@ export function selectUnpackedPartitions(sql: Queryable, closedBefore: Date, lim
              substring(pg_get_expr(child.relpartbound, child.oid) from 'TO \\(''([^'']+)''\\)')::timestamptz as range_end
     ) b
     where pn.nspname = ${predictionSchema.schemaName} and b.range_end <= ${closedBefore.toISOString()}::timestamptz
+      and not exists (select from pg_stat_progress_create_index p where p.relid = child.oid)
     group by parent.relname, child.oid, b.range_start, b.range_end
     having bool_or(not coalesce(ic.reloptions @> array[${PACKED_INDEX_OPTION}], false))
     order by b.range_start, parent.relname

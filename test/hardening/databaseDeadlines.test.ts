@@ -132,7 +132,7 @@ describe('every session carries the timeouts of its role', () => {
       'maintenance',
       {
         statement_timeout: 7_200_000,
-        lock_timeout: 600_000,
+        lock_timeout: 120_000,
         idle_in_transaction_session_timeout: 60_000,
         application_name: 'prediction-ingest maintenance',
       },

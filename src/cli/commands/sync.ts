@@ -4,6 +4,7 @@ import { createClientFromConfig } from '../../app/createClientFromConfig.js';
 import { prepareDatabase } from '../../app/prepareDatabase.js';
 import type { Config } from '../../config.js';
 import { connect } from '../../db/connect.js';
+import { connectPacker } from '../../partitions/connectPacker.js';
 import { resolveDatabase } from '../../db/resolveDatabase.js';
 import { errorChainMessage } from '../../errors/errorChainMessage.js';
 import { waitForJobLease } from '../../lease/waitForJobLease.js';
@@ -31,7 +32,7 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
       if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
       const database = connect(target.url, { statementTimeoutMs: config.databaseStatementTimeoutSec * 1000 });
       // Connects only if a closed month is to be packed at the end of the cycle.
-      const packer = connect(target.url, { max: 1, role: 'maintenance' });
+      const packer = connectPacker(target.url);
       const stop = new AbortController();
       const removeSignals = onShutdownSignal(() => {
         process.stderr.write('prediction-ingest: stopping: no request is sent any more; committing what was fetched (again to force)\n');
