@@ -2,7 +2,7 @@ import type postgres from 'postgres';
 import { PACKED_INDEX_OPTION } from './selectUnpackedPartitions.js';
 
 /** How long a stopped rebuild may take to answer its cancel before it is abandoned to the pool's close. */
-export const CANCEL_GRACE_MS = 5_000;
+const CANCEL_GRACE_MS = 5_000;
 
 /**
  * Rebuilds one index of a closed month's partition with REINDEX CONCURRENTLY, which fills its

@@ -7,7 +7,7 @@ import { emptyCounts } from '../store/writeCounts.js';
 import type { SyncContext } from './SyncContext.js';
 
 /** Partitions packed per run at most: one partition's rebuild is the longest step a run adds. */
-export const PARTITIONS_PACKED_PER_RUN = 1;
+const PARTITIONS_PACKED_PER_RUN = 1;
 
 export interface RunPartitionOptions {
   /** Months of history kept (PREDICTION_RETENTION_MONTHS); null keeps everything. */
