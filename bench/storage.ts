@@ -39,7 +39,7 @@ import postgres from 'postgres';
 import { fmtInt, fmtMs, log, printTable, section, timed } from './support/report.js';
 import { createScratch, databaseUrl, DEFAULT_SERVER_URL, type ScratchDb } from './support/scratchDb.js';
 import { measureLatency, seededRandom } from './support/latency.js';
-import { partitionedSize } from './support/partitionedSize.js';
+import { partitionedSize, type PartitionedSize } from './support/partitionedSize.js';
 import { simulatorChangeShares } from './support/simulatorChangeShares.js';
 import { timePacking } from './support/timePacking.js';
 import { timeRetentionDrop } from './support/timeRetentionDrop.js';
@@ -277,6 +277,17 @@ async function storageFigures(sql: postgres.Sql) {
   };
 }
 
+/** Bytes per order-book level of `books` (all storage, then heap + indexes), and whether the target is met. */
+function levelBytes(books: PartitionedSize, levels: number): string {
+  const total = books.totalBytes / levels;
+  const met = total <= LEVEL_BYTES_TARGET ? 'met' : 'NOT met';
+  return `${total.toFixed(1)} (heap ${(books.heapBytes / levels).toFixed(1)} + indexes ${(books.indexBytes / levels).toFixed(1)}); ${met}`;
+}
+
+/** Bytes per price row of `pricing`: heap + indexes. */
+const priceRowBytes = (pricing: PartitionedSize, prices: number) =>
+  `${(pricing.heapBytes / prices).toFixed(1)} + ${(pricing.indexBytes / prices).toFixed(1)}`;
+
 /** The start of the UTC month after the one holding `at`. */
 const nextMonth = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
 
@@ -334,18 +345,12 @@ async function main(): Promise<void> {
           'order-book levels / snapshots',
           `${fmtInt(size.levels)} / ${fmtInt(size.snapshots)} (${(size.levels / size.snapshots).toFixed(1)} levels a book, ${size.books.partitions} partitions)`,
         ],
-        [
-          `bytes per level, all of orderbook_snapshots (target ≤ ${LEVEL_BYTES_TARGET})`,
-          `${perLevel.toFixed(1)} (heap ${(size.books.heapBytes / size.levels).toFixed(1)} + indexes ${(size.books.indexBytes / size.levels).toFixed(1)}); ${perLevel <= LEVEL_BYTES_TARGET ? 'met' : 'NOT met'}`,
-        ],
+        [`bytes per level, all of orderbook_snapshots (target ≤ ${LEVEL_BYTES_TARGET})`, levelBytes(size.books, size.levels)],
         ["bytes per level in the arrays' own values (pg_column_size)", (size.arrayBytes / size.levels).toFixed(1)],
         ['bytes per level as rows, before 0013', `${LEVEL_BYTES_AS_ROWS} (${(LEVEL_BYTES_AS_ROWS / perLevel).toFixed(1)}× as many)`],
         ['bytes per snapshot row (a stored book), total', fmtInt(size.books.totalBytes / size.snapshots)],
         ['price rows', `${fmtInt(size.prices)} (${size.pricing.partitions} partitions)`],
-        [
-          'bytes per price row: heap + indexes',
-          `${(size.pricing.heapBytes / size.prices).toFixed(1)} + ${(size.pricing.indexBytes / size.prices).toFixed(1)}`,
-        ],
+        ['bytes per price row: heap + indexes', priceRowBytes(size.pricing, size.prices)],
         ['bytes per price row, total', (size.pricing.totalBytes / size.prices).toFixed(1)],
       ],
     );
@@ -396,7 +401,6 @@ async function main(): Promise<void> {
 /** Every month packed as the crawl packs a closed month, measured on a copy (the kept database stays as written). */
 async function reportPacking(db: ScratchDb, size: Awaited<ReturnType<typeof storageFigures>>): Promise<void> {
   const packing = await timePacking(args.db, db, new Date());
-  const perLevel = packing.books.totalBytes / size.levels;
   const slowest = packing.packed.reduce((a, b) => (b.indexBytesBefore > a.indexBytesBefore ? b : a));
   printTable(
     `closed months packed (packClosedPartitions: REINDEX INDEX CONCURRENTLY of ${packing.packed.length} partitions, one after another, ` +
@@ -405,14 +409,10 @@ async function reportPacking(db: ScratchDb, size: Awaited<ReturnType<typeof stor
     [
       [
         `bytes per level, all of orderbook_snapshots (target ≤ ${LEVEL_BYTES_TARGET})`,
-        `${(size.books.totalBytes / size.levels).toFixed(1)} (heap ${(size.books.heapBytes / size.levels).toFixed(1)} + indexes ${(size.books.indexBytes / size.levels).toFixed(1)})`,
-        `${perLevel.toFixed(1)} (heap ${(packing.books.heapBytes / size.levels).toFixed(1)} + indexes ${(packing.books.indexBytes / size.levels).toFixed(1)}); ${perLevel <= LEVEL_BYTES_TARGET ? 'met' : 'NOT met'}`,
+        levelBytes(size.books, size.levels),
+        levelBytes(packing.books, size.levels),
       ],
-      [
-        'bytes per price row: heap + indexes',
-        `${(size.pricing.heapBytes / size.prices).toFixed(1)} + ${(size.pricing.indexBytes / size.prices).toFixed(1)}`,
-        `${(packing.pricing.heapBytes / size.prices).toFixed(1)} + ${(packing.pricing.indexBytes / size.prices).toFixed(1)}`,
-      ],
+      ['bytes per price row: heap + indexes', priceRowBytes(size.pricing, size.prices), priceRowBytes(packing.pricing, size.prices)],
       [
         'largest partition index set',
         `${slowest.partition}: ${fmtInt(slowest.indexBytesBefore / 1024)} kB`,

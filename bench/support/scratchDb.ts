@@ -57,6 +57,26 @@ export async function cloneScratch(serverUrl: string, template: ScratchDb, name:
   return { name, url: databaseUrl(serverUrl, name) };
 }
 
+/**
+ * Runs `fn` on a file copy of `template` (cloneScratch, named after it with `suffix`), dropped
+ * afterwards, so the template stays as it was. Also returns how long the copy took.
+ */
+export async function onClone<T>(
+  serverUrl: string,
+  template: ScratchDb,
+  suffix: string,
+  fn: (clone: ScratchDb) => Promise<T>,
+): Promise<{ result: T; cloneSeconds: number }> {
+  const started = performance.now();
+  const clone = await cloneScratch(serverUrl, template, `${template.name}_${suffix}`);
+  const cloneSeconds = (performance.now() - started) / 1000;
+  try {
+    return { result: await fn(clone), cloneSeconds };
+  } finally {
+    await dropScratch(serverUrl, clone);
+  }
+}
+
 export async function dropScratch(serverUrl: string, ...dbs: ScratchDb[]): Promise<void> {
   await onServer(serverUrl, async (sql) => {
     for (const db of dbs) await sql.unsafe(`drop database if exists ${db.name} with (force)`);

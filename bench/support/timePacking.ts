@@ -1,7 +1,7 @@
 import { connectPacker } from '../../src/partitions/connectPacker.js';
 import { packClosedPartitions, type PackedPartition } from '../../src/partitions/packClosedPartitions.js';
 import { partitionedSize, type PartitionedSize } from './partitionedSize.js';
-import { cloneScratch, dropScratch, type ScratchDb } from './scratchDb.js';
+import { onClone, type ScratchDb } from './scratchDb.js';
 
 export interface Packing {
   packed: PackedPartition[];
@@ -21,20 +21,19 @@ export interface Packing {
  * open connection.
  */
 export async function timePacking(serverUrl: string, template: ScratchDb, now: Date): Promise<Packing> {
-  const cloneStarted = performance.now();
-  const clone = await cloneScratch(serverUrl, template, `${template.name}_packed`);
-  const cloneSeconds = (performance.now() - cloneStarted) / 1000;
-  const db = connectPacker(clone.url);
-  try {
-    const started = performance.now();
-    const { packed, postponed } = await packClosedPartitions(db.sql, { now, limit: 10_000 });
-    const seconds = (performance.now() - started) / 1000;
-    if (postponed !== null) throw new Error(`packing postponed: ${postponed}`);
-    const books = await partitionedSize(db.sql, 'prediction.orderbook_snapshots');
-    const pricing = await partitionedSize(db.sql, 'prediction.pricing_snapshots');
-    return { packed, seconds, cloneSeconds, books, pricing };
-  } finally {
-    await db.close();
-    await dropScratch(serverUrl, clone);
-  }
+  const { result, cloneSeconds } = await onClone(serverUrl, template, 'packed', async (clone) => {
+    const db = connectPacker(clone.url);
+    try {
+      const started = performance.now();
+      const { packed, postponed } = await packClosedPartitions(db.sql, { now, limit: 10_000 });
+      const seconds = (performance.now() - started) / 1000;
+      if (postponed !== null) throw new Error(`packing postponed: ${postponed}`);
+      const books = await partitionedSize(db.sql, 'prediction.orderbook_snapshots');
+      const pricing = await partitionedSize(db.sql, 'prediction.pricing_snapshots');
+      return { packed, seconds, books, pricing };
+    } finally {
+      await db.close();
+    }
+  });
+  return { ...result, cloneSeconds };
 }

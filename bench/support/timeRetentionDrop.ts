@@ -1,6 +1,5 @@
-import postgres from 'postgres';
 import { dropPartitionsBefore, type DroppedPartition } from '../../src/sql/dropPartitionsBefore.js';
-import { cloneScratch, dropScratch, type ScratchDb } from './scratchDb.js';
+import { onClone, withDb, type ScratchDb } from './scratchDb.js';
 
 export interface RetentionDrop {
   dropped: DroppedPartition[];
@@ -21,18 +20,14 @@ export async function timeRetentionDrop(
   horizon: Date,
   retentionMonths: number,
 ): Promise<RetentionDrop> {
-  const cloneStarted = performance.now();
-  const clone = await cloneScratch(serverUrl, template, `${template.name}_retention`);
-  const cloneSeconds = (performance.now() - cloneStarted) / 1000;
-  const sql = postgres(clone.url, { max: 1, onnotice: () => {} });
-  try {
-    // Warm the catalog of the new database, so the timing is the drop's own.
-    await sql`select count(*) from pg_partition_tree('prediction.pricing_snapshots')`;
-    const started = performance.now();
-    const dropped = await sql.begin((tx) => dropPartitionsBefore(tx, horizon, retentionMonths));
-    return { dropped, seconds: (performance.now() - started) / 1000, cloneSeconds };
-  } finally {
-    await sql.end({ timeout: 5 });
-    await dropScratch(serverUrl, clone);
-  }
+  const { result, cloneSeconds } = await onClone(serverUrl, template, 'retention', (clone) =>
+    withDb(clone, async (sql) => {
+      // Warm the catalog of the new database, so the timing is the drop's own.
+      await sql`select count(*) from pg_partition_tree('prediction.pricing_snapshots')`;
+      const started = performance.now();
+      const dropped = await sql.begin((tx) => dropPartitionsBefore(tx, horizon, retentionMonths));
+      return { dropped, seconds: (performance.now() - started) / 1000 };
+    }),
+  );
+  return { ...result, cloneSeconds };
 }
