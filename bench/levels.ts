@@ -2,8 +2,8 @@
  * Bench 1: order-book levels written per second through the pipeline against bulk loads.
  *
  * Since 0013 a book's levels live in its orderbook_snapshots row as fixed-point arrays. The
- * target's baseline is a bulk load of the same books without change detection: each encoded and
- * hashed by the client as the store does, in one COPY, into a fresh table shaped like one partition
+ * target's baseline is a bulk load of the same books without change detection: each hashed and
+ * encoded by the store's own functions, in one COPY, into a fresh table shaped like one partition
  * of orderbook_snapshots (same columns, primary key, check and fillfactor). Beside it: the same in
  * the pipeline's transactions, a raw COPY of the same rows encoded up front by
  * prediction.encode_levels (a preparatory query, not timed; the pipeline's rows must equal them,
@@ -15,9 +15,8 @@
  */
 import postgres from 'postgres';
 import type { Checked, OrderBook } from '../src/domain/types.js';
-import { copyRows, type CopyField } from '../src/sql/copyRows.js';
-import { contentHash } from '../src/sql/recordOrderBooks.js';
-import { storedLevels } from '../src/sql/storedLevels.js';
+import { copyLines, copyRows, type CopyField } from '../src/sql/copyRows.js';
+import { contentHash, SNAPSHOT_COLUMNS, snapshotLine } from '../src/sql/recordOrderBooks.js';
 import { recordShape } from '../src/wire/recordShape.js';
 import { writeOrderBooks } from '../src/store/writeOrderBooks.js';
 import { LEVELS_PER_WRITE } from '../src/sync/sweepOrderBooks.js';
@@ -155,34 +154,24 @@ export async function benchLevels(serverUrl: string): Promise<void> {
     const rowBatches: CopyField[][][] = [];
     for (const [i, batch] of bookBatches.entries()) rowBatches.push(await snapshotRows(sql, batch, 1 + i * BATCH_BOOKS));
     const allRows = rowBatches.flat();
-    const levelRows: CopyField[][] = books.flatMap((b, i) =>
-      (['yes', 'no'] as const).flatMap((side) => b[side].map((l) => [b.marketId, 1 + i, side, l.priceCents, l.size])),
-    );
-
-    // A bulk load of the same books, without change detection: encoded and hashed by the client
-    // (as the store does) inside the timing, then one COPY.
-    // A bulk load of the same books, without change detection: encoded and hashed by the client
-    // (as the store does) inside the timing, then COPY.
-    const bulkRows = function* (from: number, to: number) {
-      for (let i = from; i < to; i++) {
-        const b = books[i]!;
-        const s = storedLevels(b);
-        const text = (values: readonly (number | string)[] | null) => (values === null ? null : `{${values.join(',')}}`);
-        yield snapshotRow(1 + i, b, [
-          s.priceScale,
-          s.sizeScale,
-          text(s.priceUnits),
-          text(s.sizeUnits),
-          text(s.exactPriceCents),
-          text(s.exactSizes),
-        ]);
+    // Made as they are sent: held in memory, a million small arrays made every collection of the
+    // other methods' garbage slower (the pipeline, which keeps encoded lines across turns, most).
+    const levelRows = function* (): Generator<CopyField[]> {
+      for (const [i, b] of books.entries()) {
+        for (const side of ['yes', 'no'] as const) for (const l of b[side]) yield [b.marketId, 1 + i, side, l.priceCents, l.size];
       }
     };
-    const bulkLoad = () => copyRows(sql, RAW_TABLE, COLUMNS, bulkRows(0, books.length));
+
+    // A bulk load of the same books, without change detection: each hashed and encoded by the
+    // store's own functions inside the timing, as COPY lines streamed like the store's.
+    const bulkLines = function* (from: number, to: number) {
+      for (let i = from; i < to; i++) yield snapshotLine(books[i]!, contentHash(books[i]!), AT);
+    };
+    const bulkLoad = () => copyLines(sql, RAW_TABLE, SNAPSHOT_COLUMNS, bulkLines(0, books.length));
     // The same, in the pipeline's transactions: one COPY and commit per call's worth of books.
     const bulkLoadBatched = async () => {
       for (let from = 0; from < books.length; from += BATCH_BOOKS) {
-        await sql.begin((tx) => copyRows(tx, RAW_TABLE, COLUMNS, bulkRows(from, Math.min(books.length, from + BATCH_BOOKS))));
+        await sql.begin((tx) => copyLines(tx, RAW_TABLE, SNAPSHOT_COLUMNS, bulkLines(from, Math.min(books.length, from + BATCH_BOOKS))));
       }
     };
     const copyBatched = async () => {
@@ -208,7 +197,7 @@ export async function benchLevels(serverUrl: string): Promise<void> {
       ['bulkLoadBatched', 'raw', bulkLoadBatched],
       ['copyOne', 'raw', () => copyRows(sql, RAW_TABLE, COLUMNS, allRows)],
       ['copyBatched', 'raw', copyBatched],
-      ['copyLevelRows', 'levelRows', () => copyRows(sql, OLD_LEVELS_TABLE, OLD_LEVEL_COLUMNS, levelRows)],
+      ['copyLevelRows', 'levelRows', () => copyRows(sql, OLD_LEVELS_TABLE, OLD_LEVEL_COLUMNS, levelRows())],
       ['pipeline', 'pipeline', pipeline],
     ];
     const runs: Record<string, number[]> = Object.fromEntries(methods.map(([k]) => [k, []]));

@@ -44,20 +44,28 @@ export async function writeOrderBooks(sql: Sql, batch: OrderBooksWrite): Promise
   const lastAt = batch.fetches.at(-1)?.observedAt;
   if (!firstAt || !lastAt) return emptyCounts();
   return writeTransaction(sql, batch.fence, async (tx) => {
-    // Independent of one another: sent together, answered in one round trip.
-    const [, quarantined, shapes] = await Promise.all([
-      ensureMonthPartitions(tx, firstAt, lastAt),
-      quarantineRecords(tx, batch.runId, tally.quarantined, lastAt),
-      recordShapes(tx, batch.runId, tally.shapes, lastAt),
+    // Sent together, without waiting for one another's answers: a connection runs its statements
+    // in the order they were sent, so the months exist before the books' COPY. All are settled
+    // before the transaction ends, so that none goes on past a rollback. (postgres.js reports the
+    // error that aborted the transaction, not the 25P02 of the statements after it.)
+    const [prior, written] = await Promise.allSettled([
+      Promise.all([
+        ensureMonthPartitions(tx, firstAt, lastAt),
+        quarantineRecords(tx, batch.runId, tally.quarantined, lastAt),
+        recordShapes(tx, batch.runId, tally.shapes, lastAt),
+      ]),
+      recordOrderBooks(tx, books),
     ]);
-    const written = await recordOrderBooks(tx, books);
+    if (prior.status === 'rejected') throw prior.reason;
+    if (written.status === 'rejected') throw written.reason;
+    const [, quarantined, shapes] = prior.value;
     return {
       recordsSeen: all.length,
-      recordsWritten: written.inserted,
+      recordsWritten: written.value.inserted,
       ...tally.counts(),
       rowsByTable: {
-        [getTableName(schema.orderbookSnapshots)]: written.inserted,
-        [getViewConfig(schema.orderbookLevels).name]: written.levels,
+        [getTableName(schema.orderbookSnapshots)]: written.value.inserted,
+        [getViewConfig(schema.orderbookLevels).name]: written.value.levels,
         [getTableName(schema.rejectedRecords)]: quarantined,
         [getTableName(schema.upstreamShapes)]: shapes,
       },

@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { writeEvents } from '../../src/store/writeEvents.js';
+import { recordOrderBooks } from '../../src/sql/recordOrderBooks.js';
 import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
+import type { OrderBook } from '../../src/domain/types.js';
 import { bad, book, event, market, ok } from '../helpers/domainFixtures.js';
 
 const db = await useTestDatabase();
@@ -126,5 +128,75 @@ describe('writeOrderBooks', () => {
       ['M2', t(1).toISOString(), t(1).toISOString()],
       ['M3', t(2).toISOString(), t(2).toISOString()],
     ]);
+  });
+
+  it('compares each book of a large batch with its own market: new, identical, changed, and observed too late', async () => {
+    const id = (i: number) => `M${String(i).padStart(4, '0')}`;
+    const levels = (i: number, version: string): [string, string][] => [[String(10 + (i % 80)), `${version}.${i}`]];
+    const record = (books: OrderBook[], at: Date) =>
+      db.sql.begin((tx) =>
+        recordOrderBooks(
+          tx,
+          books.map((b) => ({ book: b, observedAt: at })),
+        ),
+      );
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
+    await record(
+      range(0, 600).map((i) => book(id(i), levels(i, '1'), [])),
+      t(0),
+    );
+    // Markets 500-599 change at minute 5: a book observed before that must not count as news.
+    await record(
+      range(500, 600).map((i) => book(id(i), levels(i, '5'), [])),
+      t(5),
+    );
+
+    const counts = await record(
+      [
+        ...range(0, 200).map((i) => book(id(i), levels(i, '1'), [])), // identical: confirmed
+        ...range(200, 500).map((i) => book(id(i), levels(i, '2'), [['40', '1']])), // changed: new snapshot
+        ...range(500, 550).map((i) => book(id(i), levels(i, '2'), [])), // changed, but older than the latest
+        ...range(550, 600).map((i) => book(id(i), levels(i, '5'), [])), // identical, older than the latest
+        ...range(600, 1200).map((i) => book(id(i), levels(i, '1'), [])), // never seen: new
+      ],
+      t(1),
+    );
+    expect(counts).toEqual({ inserted: 900, confirmed: 200, levels: 300 * 2 + 600 });
+
+    const rows = await db.sql<{ market_id: string; observed_at: Date; last_observed_at: Date; sizes: string[] }[]>`
+      select market_id, observed_at, last_observed_at, (select array_agg(l.size::text order by l.side desc) from prediction.orderbook_levels l
+                                                        where l.snapshot_id = s.snapshot_id) as sizes
+      from prediction.orderbook_snapshots s order by market_id, observed_at`;
+    const history = (i: number) =>
+      rows.filter((r) => r.market_id === id(i)).map((r) => [r.observed_at.getUTCMinutes(), r.last_observed_at.getUTCMinutes(), r.sizes]);
+    expect(rows).toHaveLength(600 + 100 + 900);
+    expect(history(7)).toEqual([[0, 1, ['1.7']]]);
+    expect(history(321)).toEqual([
+      [0, 0, ['1.321']],
+      [1, 1, ['2.321', '1']],
+    ]);
+    expect(history(512)).toEqual([
+      [0, 0, ['1.512']],
+      [5, 5, ['5.512']],
+    ]);
+    expect(history(577)).toEqual([
+      [0, 0, ['1.577']],
+      [5, 5, ['5.577']],
+    ]);
+    expect(history(1101)).toEqual([[1, 1, ['1.1101']]]);
+  });
+
+  it("rolls the whole batch back when one of its statements fails, and throws that statement's error", async () => {
+    // A run id that does not exist: the quarantine's foreign key fails, after which the books'
+    // comparison, already sent, fails only because the transaction was aborted.
+    const write = writeOrderBooks(db.sql, {
+      runId: 2_000_000_000,
+      endpoint: '/orderbook/{marketId}',
+      fetches: [{ books: [ok(book('M1', [['60', '10']], [])), bad('M2', 'yes[0]: expected exactly 2 numbers', {})], observedAt: t(0) }],
+    });
+    await expect(write).rejects.toMatchObject({ code: '23503' });
+    const [written] = await db.sql<{ n: number }[]>`select (select count(*) from prediction.orderbook_snapshots)::int
+                                      + (select count(*) from prediction.rejected_records)::int as n`;
+    expect(written!.n).toBe(0);
   });
 });
