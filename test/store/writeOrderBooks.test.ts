@@ -188,7 +188,7 @@ describe('writeOrderBooks', () => {
 
   it("rolls the whole batch back when one of its statements fails, and throws that statement's error", async () => {
     // A run id that does not exist: the quarantine's foreign key fails, after which the books'
-    // comparison, already sent, fails only because the transaction was aborted.
+    // comparison fails only because the transaction was aborted.
     const write = writeOrderBooks(db.sql, {
       runId: 2_000_000_000,
       endpoint: '/orderbook/{marketId}',
