@@ -81,7 +81,6 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Observ
     })(),
   ]);
   const { changed, confirmed } = answer[0]!;
-  let inserted = 0;
   let levels = 0;
   await copyLines(
     sql,
@@ -91,7 +90,6 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Observ
       for (const position of changed) {
         const i = position - 1;
         const { book } = observed[i]!;
-        inserted++;
         levels += book.yes.length + book.no.length;
         const line = ahead[i] ?? lineOf(i);
         ahead[i] = undefined;
@@ -99,7 +97,7 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Observ
       }
     })(),
   );
-  return { inserted, confirmed, levels };
+  return { inserted: changed.length, confirmed, levels };
 }
 
 /**
