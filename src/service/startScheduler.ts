@@ -93,8 +93,14 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       const fields = { job, runId: result.runId, status: result.status, durationMs: result.durationMs, ...result.totals };
       if (lease.lost.aborted && !stopping.signal.aborted)
         options.logger.error({ ...fields, err: lease.lost.reason }, 'job stopped: it lost its lease');
-      else if (result.degradation === null) options.logger.info(fields, 'job finished');
-      else options.logger.error({ ...fields, degradation: result.degradation }, `job degraded: ${result.degradation}`);
+      else if (result.degradation !== null)
+        options.logger.error(
+          { ...fields, degradation: result.degradation, notices: result.notices },
+          `job degraded: ${result.degradation}`,
+        );
+      else if (result.notices.length > 0)
+        options.logger.warn({ ...fields, notices: result.notices }, `job finished: ${result.notices.join('; ')}`);
+      else options.logger.info(fields, 'job finished');
       options.onRunFinished?.(result);
     } catch (error) {
       // A stop cuts requests off mid-run by design: its run is recorded as aborted, not an error.

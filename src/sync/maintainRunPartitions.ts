@@ -31,13 +31,19 @@ export async function maintainRunPartitions(ctx: SyncContext, options: RunPartit
   if (result.dropped.length > 0) {
     ctx.totals.add({ ...emptyCounts(), rowsByTable: { [getTableName(droppedPartitions)]: result.dropped.length } });
   }
-  if (result.postponed !== null) ctx.progress(`retention postponed: ${result.postponed}`);
+  if (result.postponed !== null) notice(ctx, `retention postponed to the next run: ${result.postponed}`);
   if (!options.packer || ctx.signal?.aborted) return;
   const packing = await packClosedPartitions(options.packer, { now: ctx.now(), limit: PARTITIONS_PACKED_PER_RUN, signal: ctx.signal });
   for (const p of packing.packed) {
     ctx.progress(`packed ${p.partition}: indexes ${mb(p.indexBytesBefore)} -> ${mb(p.indexBytesAfter)} MB`);
   }
-  if (packing.postponed !== null) ctx.progress(`packing postponed: ${packing.postponed}`);
+  // A stop is no news: the run says it was aborted.
+  if (packing.postponed !== null && !ctx.signal?.aborted) notice(ctx, `packing postponed to the next run: ${packing.postponed}`);
+}
+
+function notice(ctx: SyncContext, message: string): void {
+  ctx.totals.notice(message);
+  ctx.progress(message);
 }
 
 const mb = (bytes: number) => (bytes / 1048576).toFixed(1);

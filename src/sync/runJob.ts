@@ -39,6 +39,8 @@ export interface JobResult {
   degradation: string | null;
   totals: RunTotals;
   notFound: number;
+  /** What the operator should hear of though the run went through (SyncTotals.notices). */
+  notices: readonly string[];
   startedAt: Date;
   durationMs: number;
 }
@@ -103,6 +105,7 @@ export async function runJob(
     degradation,
     totals: runTotals,
     notFound: totals.notFound,
+    notices: totals.notices,
     startedAt,
     durationMs: finishedAt.getTime() - startedAt.getTime(),
   };

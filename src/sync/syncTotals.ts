@@ -10,10 +10,19 @@ export class SyncTotals {
   notFound = 0;
   /** Listing pages of WHOLE_PAGE_MIN_RECORDS or more records that had every one of them rejected. */
   allRejectedPages = 0;
+  /**
+   * What an operator should hear of though the run succeeded (upkeep a reader's lock or an old
+   * transaction put off): the service logs them as warnings, `sync` prints them.
+   */
+  readonly notices: string[] = [];
   readonly #requests = new RequestTally();
 
   add(counts: WriteCounts): void {
     addCounts(this.writes, counts);
+  }
+
+  notice(message: string): void {
+    this.notices.push(message);
   }
 
   /** Counts one attempt of this run's own calls (not those of other jobs sharing the client). */

@@ -1,10 +1,13 @@
 import postgres from 'postgres';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPredictionClient } from '../../src/api/client/index.js';
 import { MONTHS_AHEAD, maintainPartitions } from '../../src/partitions/maintainPartitions.js';
 import { retentionHorizon } from '../../src/partitions/retentionHorizon.js';
 import { selectHistoryHorizons } from '../../src/sql/selectHistoryHorizons.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
+import { maintainRunPartitions } from '../../src/sync/maintainRunPartitions.js';
+import { runJob } from '../../src/sync/runJob.js';
 import { book, event, market, ok } from '../helpers/domainFixtures.js';
 import { createReaderLogin } from '../helpers/readerLogin.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
@@ -137,6 +140,20 @@ describe('time partitions and retention', () => {
     expect(postponed.postponed).toMatch(/lock timeout/);
     expect(postponed.dropped).toEqual([]);
     expect(await db.sql`select 1 from prediction.dropped_partitions`).toHaveLength(0);
+    // A run's upkeep that is put off is a notice of the run (the service logs it as a warning,
+    // sync prints it), not a progress line only. No request is sent: the client's URL is never used.
+    const client = createPredictionClient({ baseUrl: 'http://127.0.0.1:9/prediction/v1', allowKeyless: true });
+    const progress: string[] = [];
+    const run = await runJob(
+      db.sql,
+      client,
+      'sync',
+      { providers: [], categories: [], now: () => utc(6, 15), progress: (m) => progress.push(m) },
+      (ctx) => maintainRunPartitions(ctx, { retentionMonths: 3 }),
+    );
+    expect(run.status).toBe('succeeded');
+    expect(run.notices).toEqual([expect.stringMatching(/^retention postponed to the next run: .*lock timeout/)]);
+    expect(progress).toEqual(run.notices);
     release();
     await reading;
     expect((await maintainPartitions(db.sql, { now: utc(6, 15), retentionMonths: 3 })).dropped.length).toBeGreaterThan(0);

@@ -77,6 +77,7 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
         if (lost) throw lost;
         progress.done();
         process.stdout.write(`${summaryLine(result)}\n`);
+        for (const notice of result.notices) process.stderr.write(`prediction-ingest: ${notice}\n`);
         if (result.status === 'aborted') process.exitCode = ExitCode.interrupted;
         if (result.degradation !== null) {
           process.stderr.write(`prediction-ingest: run ${result.runId} is degraded: ${result.degradation}\n`);
