@@ -29,8 +29,9 @@
  * Then every closed month is packed (packClosedPartitions) on a file copy (bench_storage_packed,
  * dropped afterwards; --skip-pack skips it), and the tables are measured again.
  * Retention is timed last, on a file copy of the database (bench_storage_retention, dropped
- * afterwards; --skip-drop skips it): prediction.drop_partitions_before with the horizon at the end
- * of the first month of prices, so that exactly one month goes.
+ * afterwards; --skip-drop skips it): retention as the pipeline applies it (applyRetention: each
+ * partition's rows counted, then the partition dropped in a transaction of its own) with the
+ * horizon at the end of the first month of prices, so that exactly one month goes.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -430,7 +431,7 @@ async function reportRetentionDrop(db: ScratchDb): Promise<void> {
   const retentionMonths = (lastMonth.getUTCFullYear() - horizon.getUTCFullYear()) * 12 + lastMonth.getUTCMonth() - horizon.getUTCMonth();
   const drop = await timeRetentionDrop(args.db, db, horizon, retentionMonths);
   printTable(
-    `retention: prediction.drop_partitions_before('${horizon.toISOString()}', ${retentionMonths}), one transaction, on a copy made in ${drop.cloneSeconds.toFixed(1)} s`,
+    `retention: applyRetention(horizon ${horizon.toISOString()}, ${retentionMonths} months), a count and a drop a partition, on a copy made in ${drop.cloneSeconds.toFixed(1)} s`,
     ['partition dropped', 'rows'],
     [
       ...drop.dropped.map((d) => [d.partitionName, fmtInt(d.rowCount)]),

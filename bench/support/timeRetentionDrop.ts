@@ -1,17 +1,17 @@
-import { dropPartitionsBefore, type DroppedPartition } from '../../src/sql/dropPartitionsBefore.js';
+import { applyRetention } from '../../src/partitions/applyRetention.js';
+import type { DroppedPartition } from '../../src/sql/dropMonthPartition.js';
 import { onClone, withDb, type ScratchDb } from './scratchDb.js';
 
 export interface RetentionDrop {
   dropped: DroppedPartition[];
-  /** The retention transaction, from BEGIN to COMMIT (the files are unlinked at commit). */
+  /** Retention as the pipeline applies it: each partition counted, then dropped in a transaction of its own (the files are unlinked at commit). */
   seconds: number;
   /** Making the copy it ran on. */
   cloneSeconds: number;
 }
 
 /**
- * Times prediction.drop_partitions_before(horizon) as the pipeline runs it (dropPartitionsBefore,
- * one transaction), on a file copy of `template` that is dropped afterwards: the template keeps its
+ * Times retention with `horizon` as the pipeline applies it (applyRetention), on a file copy of `template` that is dropped afterwards: the template keeps its
  * data for the next run. The template must have no open connection.
  */
 export async function timeRetentionDrop(
@@ -25,7 +25,8 @@ export async function timeRetentionDrop(
       // Warm the catalog of the new database, so the timing is the drop's own.
       await sql`select count(*) from pg_partition_tree('prediction.pricing_snapshots')`;
       const started = performance.now();
-      const dropped = await sql.begin((tx) => dropPartitionsBefore(tx, horizon, retentionMonths));
+      const { dropped, postponed } = await applyRetention(sql, { horizon, retentionMonths });
+      if (postponed !== null) throw new Error(`retention was postponed: ${postponed}`);
       return { dropped, seconds: (performance.now() - started) / 1000 };
     }),
   );

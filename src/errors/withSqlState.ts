@@ -12,3 +12,5 @@ export const LOCK_NOT_AVAILABLE = '55P03';
 export const QUERY_CANCELED = '57014';
 /** SQLSTATE of a transaction or statement chosen as a deadlock's victim. */
 export const DEADLOCK_DETECTED = '40P01';
+/** SQLSTATE of a relation that does not exist (dropped since it was looked up). */
+export const UNDEFINED_TABLE = '42P01';

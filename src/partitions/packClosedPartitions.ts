@@ -1,5 +1,5 @@
 import type { Sql } from '../db/connect.js';
-import { DEADLOCK_DETECTED, LOCK_NOT_AVAILABLE, QUERY_CANCELED, withSqlState } from '../errors/withSqlState.js';
+import { DEADLOCK_DETECTED, LOCK_NOT_AVAILABLE, QUERY_CANCELED, UNDEFINED_TABLE, withSqlState } from '../errors/withSqlState.js';
 import { dropInvalidPartitionIndexes } from '../sql/dropInvalidPartitionIndexes.js';
 import { markPacked, packIndex } from '../sql/packIndex.js';
 import { selectOldSnapshotHolder } from '../sql/selectOldSnapshotHolder.js';
@@ -81,7 +81,10 @@ export async function packClosedPartitions(sql: Sql, options: PackOptions): Prom
     return { packed, cleanedUp, postponed: null };
   } catch (error) {
     if (signal?.aborted) return { packed, cleanedUp, postponed: 'stopped' };
-    const waited = [LOCK_NOT_AVAILABLE, QUERY_CANCELED, DEADLOCK_DETECTED].map((code) => withSqlState(error, code)).find(Boolean);
+    // UNDEFINED_TABLE: retention dropped the partition between the listing and its rebuild.
+    const waited = [LOCK_NOT_AVAILABLE, QUERY_CANCELED, DEADLOCK_DETECTED, UNDEFINED_TABLE]
+      .map((code) => withSqlState(error, code))
+      .find(Boolean);
     if (waited === undefined) throw error;
     return { packed, cleanedUp, postponed: waited.message };
   }

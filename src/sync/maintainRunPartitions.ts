@@ -27,7 +27,12 @@ export interface RunPartitionOptions {
  */
 export async function maintainRunPartitions(ctx: SyncContext, options: RunPartitionOptions): Promise<void> {
   if (ctx.signal?.aborted) return;
-  const result = await maintainPartitions(ctx.sql, { now: ctx.now(), retentionMonths: options.retentionMonths, fence: ctx.fence });
+  const result = await maintainPartitions(ctx.sql, {
+    now: ctx.now(),
+    retentionMonths: options.retentionMonths,
+    fence: ctx.fence,
+    signal: ctx.signal,
+  });
   if (result.dropped.length > 0) {
     ctx.totals.add({ ...emptyCounts(), rowsByTable: { [getTableName(droppedPartitions)]: result.dropped.length } });
   }

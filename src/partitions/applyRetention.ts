@@ -1,0 +1,69 @@
+import type { Sql } from '../db/connect.js';
+import { withDeadline } from '../db/withDeadline.js';
+import { DEADLOCK_DETECTED, LOCK_NOT_AVAILABLE, QUERY_CANCELED, UNDEFINED_TABLE, withSqlState } from '../errors/withSqlState.js';
+import type { WriteFence } from '../sql/acquireWriteLock.js';
+import { countPartitionRows } from '../sql/countPartitionRows.js';
+import { dropMonthPartition, type DroppedPartition } from '../sql/dropMonthPartition.js';
+import { selectRetentionCandidates } from '../sql/selectRetentionCandidates.js';
+import { writeTransaction } from '../store/writeTransaction.js';
+
+export interface RetentionOptions {
+  /** Months ending at or before it go (retentionHorizon). */
+  horizon: Date;
+  /** The setting, recorded with each drop. */
+  retentionMonths: number;
+  fence?: WriteFence | undefined;
+  /** Checked before each partition: retention stops between two drops, never inside one. */
+  signal?: AbortSignal | undefined;
+  /**
+   * How long a drop waits for ACCESS EXCLUSIVE on its table before retention is postponed: every
+   * writer and reader that comes after the drop waits behind it meanwhile. Default 2 s.
+   */
+  lockTimeoutMs?: number;
+  /** Longest count of one partition's rows before retention is postponed. Default 15 minutes. */
+  countTimeoutMs?: number;
+}
+
+export interface RetentionResult {
+  dropped: DroppedPartition[];
+  /** Why retention stopped before the last partition (a lock, a deadlock, a count too long); null when done. */
+  postponed: string | null;
+}
+
+const DEFAULT_LOCK_TIMEOUT_MS = 2_000;
+const DEFAULT_COUNT_TIMEOUT_MS = 15 * 60_000;
+/** The client's deadline for a count, past its statement timeout: a frozen connection ends too. */
+const COUNT_DEADLINE_SLACK_MS = 30_000;
+
+/**
+ * Drops the partitions behind the horizon one by one, oldest first, each recorded in
+ * prediction.dropped_partitions. A partition's rows are counted first, in a transaction of their
+ * own; only the drop itself takes the write lock, for milliseconds. Each drop commits on its own,
+ * so an interrupted retention keeps what it dropped and the next run carries on. A drop that waits
+ * too long for its lock, or deadlocks with a reader, postpones the rest to the next run.
+ */
+export async function applyRetention(sql: Sql, options: RetentionOptions): Promise<RetentionResult> {
+  const { horizon, retentionMonths, fence, signal } = options;
+  const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const countTimeoutMs = options.countTimeoutMs ?? DEFAULT_COUNT_TIMEOUT_MS;
+  const dropped: DroppedPartition[] = [];
+  for (const candidate of await selectRetentionCandidates(sql, horizon)) {
+    if (signal?.aborted) break;
+    try {
+      const rowCount = await withDeadline('counting the rows of a partition to drop', countTimeoutMs + COUNT_DEADLINE_SLACK_MS, () =>
+        sql.begin((tx) => countPartitionRows(tx, candidate.partition, countTimeoutMs)),
+      );
+      const one = await writeTransaction(sql, fence, (tx) =>
+        dropMonthPartition(tx, candidate, { horizon, retentionMonths, rowCount, lockTimeoutMs }),
+      );
+      if (one !== null) dropped.push(one);
+    } catch (error) {
+      // Dropped by another process since the list was read: nothing left to do for it.
+      if (withSqlState(error, UNDEFINED_TABLE) !== undefined) continue;
+      const waited = [LOCK_NOT_AVAILABLE, DEADLOCK_DETECTED, QUERY_CANCELED].map((code) => withSqlState(error, code)).find(Boolean);
+      if (waited === undefined) throw error;
+      return { dropped, postponed: `${candidate.partition}: ${waited.message}` };
+    }
+  }
+  return { dropped, postponed: null };
+}
