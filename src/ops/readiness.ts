@@ -94,6 +94,7 @@ async function checkDatabase(sql: Sql, timeoutMs: number): Promise<ReadinessChec
   try {
     const outcome = await raceTimeout(query, timeoutMs);
     if (outcome !== TIMED_OUT) return { ok: true };
+    // A cancel request that cannot connect rejects nothing unhandled (postgres.js patched, patches/).
     query.cancel();
     // The cancelled query rejects later; that rejection is expected and must not go unhandled.
     query.catch(() => {});

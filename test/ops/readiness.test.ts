@@ -62,6 +62,37 @@ describe('readiness: the database', () => {
   });
 });
 
+describe('readiness: a probe that hangs while new connections are refused', () => {
+  let proxy: TcpProxy | undefined;
+  afterAll(async () => proxy?.stop());
+
+  it('cancels the hung probe without an unhandled rejection when the cancel request cannot connect', async () => {
+    let url: string;
+    ({ proxy, url } = await proxyDatabase(db.url));
+    const sql = probePool(url);
+    await sql`select 1`;
+    // The connection hangs (a network partition, a failover), and new ones are refused: the
+    // cancel request, which needs a connection of its own, fails.
+    proxy.freeze();
+    await proxy.refuseNew();
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const readiness = createReadiness({ sql, jobs: [], lastSuccess: () => null, timeoutMs: 200 });
+      expect(await readiness()).toEqual({
+        ready: false,
+        checks: { database: { ok: false, detail: 'no answer to select 1 within 200 ms' } },
+      });
+      // The cancel's connection attempt is refused within milliseconds on loopback.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+});
+
 describe('/readyz when the database refuses the login', () => {
   it("answers a generic detail, not the server's message naming the role", async () => {
     const url = new URL(db.url);

@@ -16,6 +16,8 @@ export interface TcpProxy {
   freeze(): void;
   /** Forwards again, what was held back during the freeze included. */
   thaw(): void;
+  /** Stops listening but keeps the connections it has (held, if frozen): a new connection is refused. */
+  refuseNew(): Promise<void>;
   /** Connections accepted so far (to see whether a client reconnected, say). */
   readonly accepted: number;
 }
@@ -87,13 +89,19 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     async stop() {
       const s = server;
       server = undefined;
-      if (!s) return;
-      const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+      const closed = s ? new Promise<void>((resolve) => s.close(() => resolve())) : Promise.resolve();
       for (const socket of sockets) socket.destroy();
       await closed;
     },
     async start() {
       if (!server) await listen();
+    },
+    async refuseNew() {
+      const s = server;
+      server = undefined;
+      // close() stops listening at once; its callback would wait for the connections kept.
+      s?.close();
+      await new Promise((resolve) => setImmediate(resolve));
     },
     freeze() {
       if (frozen) return;
