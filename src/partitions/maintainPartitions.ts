@@ -28,13 +28,20 @@ export interface PartitionMaintenance {
  */
 export async function maintainPartitions(
   sql: Sql,
-  options: { now: Date; retentionMonths: number | null; fence?: WriteFence | undefined; signal?: AbortSignal | undefined },
+  options: {
+    now: Date;
+    retentionMonths: number | null;
+    fence?: WriteFence | undefined;
+    signal?: AbortSignal | undefined;
+    /** Counts the rows of the partitions to drop (RetentionOptions.counter). */
+    counter?: Sql | undefined;
+  },
 ): Promise<PartitionMaintenance> {
-  const { now, retentionMonths, fence, signal } = options;
+  const { now, retentionMonths, fence, signal, counter } = options;
   const ahead = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + MONTHS_AHEAD, 1));
   const created = await writeTransaction(sql, fence, (tx) => ensureMonthPartitions(tx, now, ahead));
   if (retentionMonths === null) return { created, dropped: [], horizon: null, postponed: null };
   const horizon = retentionHorizon(now, retentionMonths);
-  const { dropped, postponed } = await applyRetention(sql, { horizon, retentionMonths, fence, signal });
+  const { dropped, postponed } = await applyRetention(sql, { horizon, retentionMonths, fence, signal, counter });
   return { created, dropped, horizon, postponed };
 }

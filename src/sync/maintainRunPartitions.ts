@@ -14,7 +14,8 @@ export interface RunPartitionOptions {
   retentionMonths: number | null;
   /**
    * A pool of the `maintenance` role, which packs the indexes of closed months
-   * (packClosedPartitions). Without it nothing is packed.
+   * (packClosedPartitions) and counts the rows of the months retention drops. Without it nothing is
+   * packed, and a count may last only as long as the writer pool waits for an answer.
    */
   packer?: Sql | undefined;
 }
@@ -32,6 +33,7 @@ export async function maintainRunPartitions(ctx: SyncContext, options: RunPartit
     retentionMonths: options.retentionMonths,
     fence: ctx.fence,
     signal: ctx.signal,
+    counter: options.packer,
   });
   if (result.dropped.length > 0) {
     ctx.totals.add({ ...emptyCounts(), rowsByTable: { [getTableName(droppedPartitions)]: result.dropped.length } });

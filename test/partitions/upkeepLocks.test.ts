@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { applyRetention } from '../../src/partitions/applyRetention.js';
 import { maintainPartitions } from '../../src/partitions/maintainPartitions.js';
 import { ensureMonthPartitions } from '../../src/sql/ensureMonthPartitions.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
@@ -91,5 +92,25 @@ describe('partition upkeep waits only on what it must', () => {
       reader.release();
     }
     expect((await maintainPartitions(db.sql, { now: utc(6, 15), retentionMonths: 3 })).postponed).toBeNull();
+  });
+
+  it('postpones retention when a count outlasts its timeout, and leaves the counting session as it was', async () => {
+    await maintainPartitions(db.sql, { now: utc(1), retentionMonths: null });
+    await db.sql`
+      insert into prediction.pricing_snapshots (market_id, observed_at, last_observed_at, buy_yes_micro_usd)
+      select 'M' || g, '2025-01-02T00:00:00Z', '2025-01-02T00:00:00Z', 500000 from generate_series(1, 300000) g`;
+    const counter = postgres(db.url, { max: 2, onnotice: () => {} });
+    try {
+      const result = await applyRetention(db.sql, { horizon: utc(2), retentionMonths: 3, counter, countTimeoutMs: 1 });
+      expect(result.postponed).toMatch(/^prediction_partitions\.\w+_2025_01: canceling statement due to statement timeout/);
+      expect(await db.sql`select 1 from prediction_partitions.pricing_snapshots_2025_01 limit 1`).toHaveLength(1);
+      const sessions = await Promise.all([counter.reserve(), counter.reserve()]);
+      for (const session of sessions) {
+        expect(await session`select current_setting('statement_timeout') as t`).toEqual([{ t: '0' }]);
+        session.release();
+      }
+    } finally {
+      await counter.end();
+    }
   });
 });
