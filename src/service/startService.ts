@@ -56,13 +56,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const probe = connect(options.databaseUrl, { max: 1, role: 'probe', applicationName: 'prediction-ingest readiness' });
   // The crawl packs closed months through it (long statements); it connects only when it does.
   const packer = connectPacker(options.databaseUrl);
-  for (const [job, at] of await lastSuccessfulRuns(database.sql, JOB_NAMES)) options.metrics.markJobSuccess(job, at.getTime());
 
   let scheduler: Scheduler | undefined;
   let ops: OpsServer | undefined;
   // Created once the scheduler knows each job's period; the first tick comes later than that.
   let liveness: Liveness | undefined;
   try {
+    // Inside the try: a failure here must close the pools too, or their sockets keep the process alive.
+    for (const [job, at] of await lastSuccessfulRuns(database.sql, JOB_NAMES)) options.metrics.markJobSuccess(job, at.getTime());
     scheduler = startScheduler({
       sql: database.sql,
       leaseTtlMs: (options.leaseTtlSec ?? DEFAULT_LEASE_TTL_SEC) * 1000,
