@@ -48,6 +48,12 @@ export interface ExportTable {
   readonly changesCarryForward: boolean;
   /** Left out unless asked for by name (--tables). */
   readonly optional: boolean;
+  /**
+   * The partitioned table whose retention drops this table's days (a table_name of
+   * prediction.dropped_partitions), or null. The files of days it dropped stay in the export,
+   * which then holds their only copy.
+   */
+  readonly retainedIn: string | null;
   /** The days in [from, to) that hold rows, with their counts and whether they changed. */
   days(sql: Queryable, query: DayQuery): Promise<DayCount[]>;
   /**

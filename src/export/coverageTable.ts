@@ -2,7 +2,7 @@ import { crawlCoverage, dataCoverage, ingestRuns } from '../schema/index.js';
 import { quoteIdentifier as quote, sqlNames } from '../sql/sqlNames.js';
 import { viewNames } from '../sql/viewNames.js';
 import { pgCsvExpression } from './columnTransfer.js';
-import { changedSince, dayText, mergeDays, sortedByDay } from './daySql.js';
+import { changedSince, dayText, mergeDays, retentionChangedSince, sortedByDay } from './daySql.js';
 import { SECONDS, viewColumns } from './exportColumns.js';
 import type { ExportTable } from './ExportTable.js';
 
@@ -21,12 +21,15 @@ export const dataCoverageTable: ExportTable = {
   // A crawl that completes becomes the previous complete crawl of the later crawls of its listing.
   changesCarryForward: true,
   optional: false,
-  // A row reads its crawl and its run (run_status): a new version of either changes it. Every day,
-  // not only the range's: a change before the range carries into it (planPartitions cuts the range).
+  retainedIn: null,
+  // A row reads its crawl and its run (run_status): a new version of either changes it, and so does
+  // a drop by retention (history_absent). Every day, not only the range's: a change before the
+  // range carries into it (planPartitions cuts the range).
   async days(sql, query) {
     const rows = await sql<{ day: string; rows: string; changed: boolean }[]>`
       select ${sql.unsafe(dayText(`c.${c.quoted.startedAt}`))} as day, count(*)::bigint as rows,
-             bool_or(${changedSince(sql, 'c', query.horizon)} or ${changedSince(sql, 'r', query.horizon)}) as changed
+             bool_or(${changedSince(sql, 'c', query.horizon)} or ${changedSince(sql, 'r', query.horizon)})
+               or ${retentionChangedSince(sql, query.horizon)} as changed
       from ${sql(c.table)} c join ${sql(r.table)} r on r.${sql(r.col.runId)} = c.${sql(c.col.runId)}
       group by 1`;
     return mergeDays(rows);

@@ -1,9 +1,13 @@
 import type postgres from 'postgres';
+import { droppedPartitions } from '../schema/index.js';
 import type { Queryable } from '../sql/queryable.js';
+import { sqlNames } from '../sql/sqlNames.js';
 import type { DayCount, DayQuery, DaySelection } from './ExportTable.js';
 
 // SQL pieces shared by the exported tables: the UTC day of a timestamp, the change test against
 // the last export's transaction horizon, and the day filter of a COPY statement.
+
+const dropped = sqlNames(droppedPartitions);
 
 /** The UTC day of a timestamptz expression as YYYY-MM-DD text (for the days queries). */
 export function dayText(expression: string): string {
@@ -18,6 +22,15 @@ export function dayText(expression: string): string {
  */
 export function changedSince(sql: Queryable, alias: string, horizon: string | null): postgres.Fragment {
   return sql`coalesce(age(${sql(alias)}.xmin) <= age(${horizon}::xid), true)`;
+}
+
+/**
+ * Whether retention dropped a month since the horizon (a row of prediction.dropped_partitions
+ * written at or after it): what a view derives from the history it dropped (history_absent, a
+ * market's earliest observations) has changed on every day.
+ */
+export function retentionChangedSince(sql: Queryable, horizon: string | null): postgres.Fragment {
+  return sql`exists (select 1 from ${sql(dropped.table)} d where ${changedSince(sql, 'd', horizon)})`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { events, marketResolutions, markets } from '../schema/index.js';
 import { quoteIdentifier as quote, sqlNames } from '../sql/sqlNames.js';
 import { viewNames } from '../sql/viewNames.js';
 import { pgCsvExpression } from './columnTransfer.js';
-import { changedSince, dayText, mergeDays, sortedByDay } from './daySql.js';
+import { changedSince, dayText, mergeDays, retentionChangedSince, sortedByDay } from './daySql.js';
 import { AMOUNT, SECONDS, tableColumns, viewColumns } from './exportColumns.js';
 import type { ExportTable } from './ExportTable.js';
 
@@ -30,6 +30,7 @@ function entityTable(table: typeof markets | typeof events, key: string, columns
     ranged: false,
     changesCarryForward: false,
     optional: false,
+    retainedIn: null,
     async days(sql, query) {
       const rows = await sql<{ day: string; rows: string; changed: boolean }[]>`
         select ${sql.unsafe(dayText(at))} as day, count(*)::bigint as rows, bool_or(${changedSince(sql, 't', query.horizon)}) as changed
@@ -65,13 +66,16 @@ export const marketResolutionsTable: ExportTable = {
   ranged: false,
   changesCarryForward: false,
   optional: false,
+  retainedIn: null,
   // A resolution row reads its market, its event's category, and the market's state and price
   // history. Every observation of a market that writes any of those also moves the market row's
-  // last_seen_at, so a new version of the market or event row covers them all.
+  // last_seen_at, so a new version of the market or event row covers them all. Retention does not:
+  // a month it dropped may have held a row's earliest or latest pending observation.
   async days(sql, query) {
     const rows = await sql<{ day: string; rows: string; changed: boolean }[]>`
       select ${sql.unsafe(dayText(`m.${m.quoted.firstSeenAt}`))} as day, count(*)::bigint as rows,
-             bool_or(${changedSince(sql, 'm', query.horizon)} or ${changedSince(sql, 'e', query.horizon)}) as changed
+             bool_or(${changedSince(sql, 'm', query.horizon)} or ${changedSince(sql, 'e', query.horizon)})
+               or ${retentionChangedSince(sql, query.horizon)} as changed
       from ${sql(m.table)} m join ${sql(e.table)} e on e.${sql(e.col.eventId)} = m.${sql(m.col.eventId)}
       group by 1`;
     return mergeDays(rows);

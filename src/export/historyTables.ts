@@ -1,3 +1,4 @@
+import { getTableName } from 'drizzle-orm';
 import { marketStateHistory, orderbookLevels, orderbookSnapshots, orderbookTop, priceHistory, pricingSnapshots } from '../schema/index.js';
 import type { Queryable } from '../sql/queryable.js';
 import { bookLevelsOf } from '../sql/bookLevels.js';
@@ -84,6 +85,7 @@ export const marketStateHistoryTable: ExportTable = {
   ranged: true,
   changesCarryForward: false,
   optional: false,
+  retainedIn: getTableName(marketStateHistory),
   async days(sql, query) {
     const rows = await sql<{ day: string; rows: string; changed: boolean }[]>`
       select ${sql.unsafe(dayText(`h.${states.quoted.validFrom}`))} as day, count(*)::bigint as rows,
@@ -121,6 +123,7 @@ export const priceHistoryTable: ExportTable = {
   ranged: true,
   changesCarryForward: false,
   optional: false,
+  retainedIn: getTableName(pricingSnapshots),
   days: (sql, query) => snapshotDays(sql, prices, query),
   select(selection) {
     return selectWithNextOnSameDay(viewNames(priceHistory), this, selection);
@@ -151,6 +154,7 @@ export const orderbookTopTable: ExportTable = {
   ranged: true,
   changesCarryForward: false,
   optional: false,
+  retainedIn: getTableName(orderbookSnapshots),
   days: (sql, query) => snapshotDays(sql, books, query),
   select(selection) {
     return selectWithNextOnSameDay(viewNames(orderbookTop), this, selection);
@@ -169,6 +173,7 @@ export const orderbookLevelsTable: ExportTable = {
   ranged: true,
   changesCarryForward: false,
   optional: true,
+  retainedIn: getTableName(orderbookSnapshots),
   // Levels are written with their snapshot, in its transaction, and never change: the snapshot's
   // row says when, and its level counts how many (no scan of the levels themselves).
   days: (sql, query) =>

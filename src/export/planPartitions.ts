@@ -21,6 +21,8 @@ export interface PartitionPlan {
   write: DayCount[];
   /** Recorded days of the range the database holds no row of any more: their files go. */
   remove: string[];
+  /** Recorded days of the range that retention dropped from the database: their files stay. */
+  archived: string[];
   /** Recorded days of the range left as they are. */
   unchanged: string[];
 }
@@ -32,9 +34,11 @@ export const inDayRange = (day: string, range: DayRange): boolean =>
  * Which day partitions of a table to rewrite. A day is rewritten whole when one of its rows may have
  * changed since the last export (DayCount.changed), when no export recorded it, or when it does not
  * look like what was recorded: its file missing or of another size (a hand edit), or another number
- * of rows in the database (rows deleted by hand: the pipeline itself never deletes history, which is
- * what lets an export stopped half-way be completed from the changes alone). With `carryForward`, a
- * change also rewrites every later day. Everything else stays as it is.
+ * of rows in the database (rows deleted by hand: the pipeline deletes history only by retention's
+ * whole months, which is what lets an export stopped half-way be completed from the changes alone).
+ * With `carryForward`, a change also rewrites every later day. A recorded day the database no
+ * longer holds loses its file, unless it lies before `archivedBefore` (retention's horizon): the
+ * export keeps what retention dropped. Everything else stays as it is.
  */
 export function planPartitions(input: {
   current: readonly DayCount[];
@@ -43,8 +47,10 @@ export function planPartitions(input: {
   fileBytes: (day: string) => number;
   range: DayRange;
   carryForward: boolean;
+  /** YYYY-MM-DD: days before it that the database no longer holds were dropped by retention; null: none was. */
+  archivedBefore: string | null;
 }): PartitionPlan {
-  const plan: PartitionPlan = { write: [], remove: [], unchanged: [] };
+  const plan: PartitionPlan = { write: [], remove: [], unchanged: [], archived: [] };
   const present = new Set<string>();
   let carried = false;
   for (const day of [...input.current].sort((a, b) => (a.day < b.day ? -1 : 1))) {
@@ -58,8 +64,11 @@ export function planPartitions(input: {
     else plan.unchanged.push(day.day);
   }
   for (const day of input.recorded.keys()) {
-    if (!present.has(day) && inDayRange(day, input.range)) plan.remove.push(day);
+    if (present.has(day) || !inDayRange(day, input.range)) continue;
+    if (input.archivedBefore !== null && day < input.archivedBefore) plan.archived.push(day);
+    else plan.remove.push(day);
   }
   plan.remove.sort();
+  plan.archived.sort();
   return plan;
 }

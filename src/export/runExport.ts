@@ -5,15 +5,17 @@ import { releaseExportLock } from '../sql/releaseExportLock.js';
 import { saveExportState, type SavedPartition } from '../sql/saveExportState.js';
 import { selectExportPartitions } from '../sql/selectExportPartitions.js';
 import { selectExportWatermarks } from '../sql/selectExportWatermarks.js';
+import { selectHistoryHorizons } from '../sql/selectHistoryHorizons.js';
 import { tryExportLock } from '../sql/tryExportLock.js';
 import { buildManifest } from './buildManifest.js';
 import { writeFileDurably } from './durableFiles.js';
 import { exporterVersion } from './exporterVersion.js';
+import { exportLayout } from './exportLayout.js';
 import { noProgress, type ExportProgress } from './exportProgress.js';
 import type { ExportTable } from './ExportTable.js';
 import { EXPORT_TABLES } from './exportTables.js';
 import { inDayRange, type DayRange, type RecordedPartition } from './planPartitions.js';
-import { readSchemaVersion } from './schemaVersion.js';
+import { isMigrated, readSchemaVersion } from './schemaVersion.js';
 import { DuckDbWriter, type WriterOptions } from './DuckDbWriter.js';
 import { readSnapshot } from './snapshotHorizon.js';
 import { writeTable, type TableWritten } from './writeTable.js';
@@ -38,6 +40,8 @@ export interface TableOutcome {
   rowsWritten: number;
   unchanged: number;
   removed: number;
+  /** Days retention dropped from the database whose files the export keeps. */
+  archived: number;
 }
 
 export interface ExportResult {
@@ -48,6 +52,15 @@ export interface ExportResult {
 /** Another export holds the output directory. */
 export class ExportBusyError extends Error {
   override name = 'ExportBusyError';
+}
+
+/**
+ * The database lacks migrations this build ships: its views may lack columns the export reads. The
+ * export does not migrate it itself: a migration can hold the writers up for minutes (0013 copies
+ * the history tables), which is for an operator to decide (`migrate`).
+ */
+export class ExportNotMigratedError extends Error {
+  override name = 'ExportNotMigratedError';
 }
 
 /** The hidden folder of work files inside the output directory: on its file system, so renames are atomic. */
@@ -75,7 +88,16 @@ export async function runExport(sql: postgres.Sql, options: ExportOptions): Prom
       await rm(work, { recursive: true, force: true });
       for (const dir of [chunkDir, join(work, 'duckdb')]) await mkdir(dir, { recursive: true });
       const schema = await readSchemaVersion(sql);
-      const watermarks = new Map((await selectExportWatermarks(sql, outDir)).map((w) => [w.tableName, String(w.snapshotXmin)]));
+      if (!isMigrated(schema)) {
+        throw new ExportNotMigratedError(
+          `the database has ${schema.migrations} of this version's migrations: run \`migrate\` (or start the service) before exporting`,
+        );
+      }
+      const layouts = new Map(options.tables.map((t) => [t.name, exportLayout(t, schema)]));
+      const stored = await selectExportWatermarks(sql, outDir);
+      // A table whose files were written in another layout is rewritten whole, as if never exported.
+      const relayout = new Set(stored.filter((w) => w.layout !== layouts.get(w.tableName)).map((w) => w.tableName));
+      const watermarks = new Map(stored.filter((w) => !relayout.has(w.tableName)).map((w) => [w.tableName, String(w.snapshotXmin)]));
       const recorded = new Map<string, Map<string, RecordedPartition>>();
       for (const p of await selectExportPartitions(sql, outDir)) {
         if (!recorded.has(p.tableName)) recorded.set(p.tableName, new Map());
@@ -90,16 +112,20 @@ export async function runExport(sql: postgres.Sql, options: ExportOptions): Prom
           await tx.unsafe(`set local timezone = 'UTC'`);
           await tx.unsafe(`set local datestyle = 'ISO, YMD'`);
           const snapshot = await readSnapshot(tx);
+          const horizons = new Map((await selectHistoryHorizons(tx)).map((h) => [h.tableName, h.horizon.toISOString().slice(0, 10)]));
           const tables: { table: ExportTable; result: TableWritten }[] = [];
           for (const table of options.tables) {
             options.signal?.throwIfAborted();
+            const watermark = watermarks.get(table.name);
             const result = await writeTable(tx, writer, table, {
-              range,
+              // A new layout rewrites every recorded day, whatever --since and --until say.
+              range: relayout.has(table.name) ? { fromDay: null, toDay: null } : range,
               outDir,
               workDir: chunkDir,
               chunkBytes: options.chunkBytes ?? 32 * 1024 * 1024,
               recorded: recorded.get(table.name) ?? new Map(),
-              watermark: watermarks.get(table.name),
+              watermark,
+              archivedBefore: table.retainedIn === null ? null : (horizons.get(table.retainedIn) ?? null),
               snapshot,
               progress,
               signal: options.signal,
@@ -120,7 +146,7 @@ export async function runExport(sql: postgres.Sql, options: ExportOptions): Prom
             outDir,
             written,
             removed,
-            watermarks: nextWatermarks(tables, after, watermarks, snapshot.xmin),
+            watermarks: nextWatermarks(tables, after, watermarks, snapshot.xmin).map((w) => ({ ...w, layout: layouts.get(w.tableName)! })),
             exporterVersion: version,
             now: now(),
           }),
@@ -132,6 +158,7 @@ export async function runExport(sql: postgres.Sql, options: ExportOptions): Prom
             rowsWritten: result.written.reduce((n, p) => n + p.rows, 0),
             unchanged: result.plan.unchanged.length,
             removed: result.plan.remove.length,
+            archived: result.plan.archived.length,
           })),
           manifest: join(outDir, 'manifest.json'),
         };
@@ -142,7 +169,9 @@ export async function runExport(sql: postgres.Sql, options: ExportOptions): Prom
     } finally {
       progress.stop();
       await rm(work, { recursive: true, force: true });
-      await releaseExportLock(lock, outDir);
+      // A session that died has released its advisory lock with it: nothing to report over the
+      // export's own outcome.
+      await releaseExportLock(lock, outDir).catch(() => {});
     }
   } finally {
     lock.release();

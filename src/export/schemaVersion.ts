@@ -13,10 +13,23 @@ export interface SchemaVersion {
 
 /** The database's schema version: what the exported columns were read under. */
 export async function readSchemaVersion(sql: Queryable): Promise<SchemaVersion> {
-  const applied = await selectAppliedMigrations(sql);
+  const applied = await selectAppliedMigrations(sql).catch((error: unknown) => {
+    // Never migrated: drizzle's own table is missing too.
+    if ((error as { code?: unknown }).code === '42P01') return { count: 0, latestCreatedAt: null };
+    throw error;
+  });
+  const latest = journalEntries().find((e) => e.when === applied.latestCreatedAt);
+  return { migrations: applied.count, latestMigration: latest?.tag ?? null };
+}
+
+/** Whether the database has every migration this build ships (it may have later ones). */
+export function isMigrated(schema: SchemaVersion): boolean {
+  return schema.migrations >= journalEntries().length;
+}
+
+function journalEntries(): { when: number; tag: string }[] {
   const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
     entries: { when: number; tag: string }[];
   };
-  const latest = journal.entries.find((e) => e.when === applied.latestCreatedAt);
-  return { migrations: applied.count, latestMigration: latest?.tag ?? null };
+  return journal.entries;
 }

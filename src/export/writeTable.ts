@@ -23,6 +23,8 @@ export interface TableInput {
   recorded: ReadonlyMap<string, RecordedPartition>;
   /** The horizon the last export into outDir stored for this table (xid8 text), if any. */
   watermark: string | undefined;
+  /** Retention's horizon for the table's days (ExportTable.retainedIn), as YYYY-MM-DD; null: nothing dropped. */
+  archivedBefore: string | null;
   snapshot: SnapshotBounds;
   progress: ExportProgress;
   signal?: AbortSignal | undefined;
@@ -39,7 +41,7 @@ export interface TableWritten {
  * Exports one table inside the export's repeatable-read transaction `tx`: plans its partitions,
  * streams the rows of the days to write (COPY ... TO STDOUT, sorted by day), and writes each day's
  * file as soon as its rows are in, aside and then renamed over the old one. Days without rows lose
- * their file.
+ * their file, but for those retention dropped.
  */
 export async function writeTable(tx: Queryable, writer: DuckDbWriter, table: ExportTable, input: TableInput): Promise<TableWritten> {
   const range = table.ranged ? input.range : { fromDay: null, toDay: null };
@@ -55,6 +57,7 @@ export async function writeTable(tx: Queryable, writer: DuckDbWriter, table: Exp
     fileBytes: (day) => sizes.get(day) ?? 0,
     range,
     carryForward: table.changesCarryForward,
+    archivedBefore: input.archivedBefore,
   });
   const written: SavedPartition[] = [];
   for (const day of plan.write.filter((d) => d.rows === 0)) {

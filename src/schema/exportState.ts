@@ -20,6 +20,12 @@ export const exportWatermarks = predictionSchema.table(
     exportedAt: timestamp('exported_at', tz).notNull(),
     /** package.json version of the exporter that wrote it. */
     exporterVersion: text('exporter_version').notNull(),
+    /**
+     * Fingerprint of what the table's files were written as (exportLayout): its columns and their
+     * types, its source, and the schema version. Another layout rewrites every day; null (an
+     * export before 0015) too.
+     */
+    layout: text('layout'),
   },
   (t) => [primaryKey({ columns: [t.outDir, t.tableName] })],
 );

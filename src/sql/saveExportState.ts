@@ -15,8 +15,8 @@ export interface ExportState {
   written: readonly SavedPartition[];
   /** Partitions whose day holds no row any more: their files are gone. */
   removed: readonly { tableName: string; day: string }[];
-  /** New horizons, per table (xid8 as text). */
-  watermarks: readonly { tableName: string; snapshotXmin: string }[];
+  /** New horizons, per table (xid8 as text), with the layout of its files (exportLayout). */
+  watermarks: readonly { tableName: string; snapshotXmin: string; layout: string }[];
   exporterVersion: string;
   now: Date;
 }
@@ -50,11 +50,12 @@ export async function saveExportState(sql: Queryable, state: ExportState): Promi
   if (watermarks.length > 0) {
     await sql`
       insert into ${sql(marks.table)} (${sql(marks.col.outDir)}, ${sql(marks.col.tableName)}, ${sql(marks.col.snapshotXmin)},
-        ${sql(marks.col.exportedAt)}, ${sql(marks.col.exporterVersion)})
-      select ${outDir}, t.table_name, t.snapshot_xmin::bigint, ${now}::timestamptz, ${state.exporterVersion}
-      from unnest(${watermarks.map((w) => w.tableName)}::text[], ${watermarks.map((w) => w.snapshotXmin)}::text[]) as t(table_name, snapshot_xmin)
+        ${sql(marks.col.exportedAt)}, ${sql(marks.col.exporterVersion)}, ${sql(marks.col.layout)})
+      select ${outDir}, t.table_name, t.snapshot_xmin::bigint, ${now}::timestamptz, ${state.exporterVersion}, t.layout
+      from unnest(${watermarks.map((w) => w.tableName)}::text[], ${watermarks.map((w) => w.snapshotXmin)}::text[],
+                  ${watermarks.map((w) => w.layout)}::text[]) as t(table_name, snapshot_xmin, layout)
       on conflict (${sql(marks.col.outDir)}, ${sql(marks.col.tableName)}) do update set
         ${sql(marks.col.snapshotXmin)} = excluded.${sql(marks.col.snapshotXmin)}, ${sql(marks.col.exportedAt)} = excluded.${sql(marks.col.exportedAt)},
-        ${sql(marks.col.exporterVersion)} = excluded.${sql(marks.col.exporterVersion)}`;
+        ${sql(marks.col.exporterVersion)} = excluded.${sql(marks.col.exporterVersion)}, ${sql(marks.col.layout)} = excluded.${sql(marks.col.layout)}`;
   }
 }

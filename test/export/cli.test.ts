@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/runCli.js';
-import { useTestDatabase } from '../helpers/testDatabase.js';
+import { createTestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();
 const root = mkdtempSync(join(tmpdir(), 'export-cli-'));
@@ -34,6 +34,26 @@ describe('cli export', () => {
     expect(order.stderr.trim()).toBe(
       'prediction-ingest: --since (2026-01-02T00:00:00.000Z) must be before --until (2026-01-01T00:00:00.000Z)',
     );
+  });
+
+  it('names an --out that is a file and exits 2', async () => {
+    const file = join(root, 'a-file');
+    writeFileSync(file, 'not a directory');
+    const result = await runCli(['export', '--out', file], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--out ${file} exists and is not a directory`);
+  });
+
+  it('refuses a database this version has not migrated, without migrating it, and exits 1', async () => {
+    const bare = await createTestDatabase({ migrated: false });
+    try {
+      const result = await runCli(['export', '--out', join(root, 'bare')], { DATABASE_URL: bare.url });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("the database has 0 of this version's migrations: run `migrate`");
+      expect(await bare.sql`select 1 from pg_namespace where nspname = 'prediction'`).toEqual([]);
+    } finally {
+      await bare.close();
+    }
   });
 
   it('requires --out', async () => {

@@ -20,6 +20,7 @@ describe('planPartitions', () => {
     fileBytes: () => 100,
     range: { fromDay: null, toDay: null },
     carryForward: false,
+    archivedBefore: null,
   };
   const days = (changed: readonly string[], rows = 5) =>
     ['2026-01-01', '2026-01-02', '2026-01-03', '2026-01-04'].map((day) => ({ day, rows, changed: changed.includes(day) }));
@@ -41,12 +42,16 @@ describe('planPartitions', () => {
   });
 
   it('carries a change into every later day, but not a day merely never exported', () => {
-    expect(planPartitions({ ...base, carryForward: true, current: days(['2026-01-02']) }).write.map((d) => d.day)).toEqual([
-      '2026-01-02',
-      '2026-01-03',
-      '2026-01-04',
-    ]);
-    const missing = planPartitions({ ...base, carryForward: true, recorded: new Map([recorded('2026-01-02', 5)]), current: days([]) });
+    expect(
+      planPartitions({ ...base, carryForward: true, archivedBefore: null, current: days(['2026-01-02']) }).write.map((d) => d.day),
+    ).toEqual(['2026-01-02', '2026-01-03', '2026-01-04']);
+    const missing = planPartitions({
+      ...base,
+      carryForward: true,
+      archivedBefore: null,
+      recorded: new Map([recorded('2026-01-02', 5)]),
+      current: days([]),
+    });
     expect(missing.write.map((d) => d.day)).toEqual(['2026-01-01', '2026-01-03', '2026-01-04']);
   });
 

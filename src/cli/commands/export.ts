@@ -1,12 +1,12 @@
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Config } from '../../config.js';
-import { migrate } from '../../db/migrate.js';
 import { openPool } from '../../db/openPool.js';
 import { resolveDatabase } from '../../db/resolveDatabase.js';
 import { progressBar } from '../../export/exportProgress.js';
 import { EXPORT_TABLES, selectTables, TABLE_CHOICES } from '../../export/exportTables.js';
-import { ExportBusyError, runExport, type ExportResult } from '../../export/runExport.js';
+import { ExportBusyError, ExportNotMigratedError, runExport, type ExportResult } from '../../export/runExport.js';
 import { daysOverlapping } from '../../export/utcDays.js';
 import { CliError, usageError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
@@ -43,6 +43,8 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
         throw usageError(`--since (${opts.since.toISOString()}) must be before --until (${opts.until.toISOString()})`);
       }
       const outDir = resolve(opts.out);
+      const existing = await stat(outDir).catch(() => undefined);
+      if (existing !== undefined && !existing.isDirectory()) throw usageError(`--out ${outDir} exists and is not a directory`);
       const target = await resolveDatabase(deps.getConfig());
       if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
       const stop = new AbortController();
@@ -53,7 +55,6 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
       const progress = progressBar(process.stderr);
       let pool: ReturnType<typeof openPool> | undefined;
       try {
-        await migrate(target.url);
         pool = openPool(target.url, ROLE_SETTINGS.export, { max: 2, applicationName: 'prediction-ingest export' });
         const result = await runExport(pool.sql, {
           outDir,
@@ -67,7 +68,8 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
         if (stop.signal.aborted) {
           throw new CliError('export stopped by a signal; run it again to complete it', ExitCode.interrupted, { cause: error });
         }
-        if (error instanceof ExportBusyError) throw new CliError(error.message, ExitCode.failure, { cause: error });
+        if (error instanceof ExportBusyError || error instanceof ExportNotMigratedError)
+          throw new CliError(error.message, ExitCode.failure, { cause: error });
         throw error;
       } finally {
         progress.stop();
@@ -82,7 +84,8 @@ function summary(outDir: string, result: ExportResult): string {
   const lines = result.tables.map(
     (t) =>
       `  ${t.table}: ${t.filesWritten} file(s) written (${t.rowsWritten} rows), ${t.unchanged} unchanged` +
-      (t.removed > 0 ? `, ${t.removed} removed` : ''),
+      (t.removed > 0 ? `, ${t.removed} removed` : '') +
+      (t.archived > 0 ? `, ${t.archived} kept from before the retention horizon` : ''),
   );
   return `export into ${outDir}: manifest ${result.manifest}\n${lines.join('\n')}\n`;
 }
