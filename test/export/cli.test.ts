@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -77,6 +77,17 @@ describe('cli export', () => {
     expect(readdirSync(out).sort()).toEqual(['events', 'manifest.json']);
     expect(existsSync(join(out, 'events', 'date=2026-01-01', 'part-0.parquet'))).toBe(true);
     expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).tables.events.rows).toBe(1);
+  });
+
+  it('takes a directory reached through a symbolic link as the directory itself', async () => {
+    const real = join(root, 'real');
+    mkdirSync(real);
+    symlinkSync(real, join(root, 'link'));
+    const viaLink = await runCli(['export', '--out', join(root, 'link'), '--tables', 'events'], { DATABASE_URL: db.url });
+    expect(viaLink).toMatchObject({ code: 0 });
+    expect(viaLink.stdout).toContain(`export into ${real}:`);
+    const direct = await runCli(['export', '--out', real, '--tables', 'events'], { DATABASE_URL: db.url });
+    expect(direct.stdout).toContain('  events: 0 file(s) written (0 rows), 1 unchanged');
   });
 
   it('refuses to write into a directory another export holds, and exits 1', async () => {

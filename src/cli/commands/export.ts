@@ -1,5 +1,5 @@
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Config } from '../../config.js';
 import { openPool } from '../../db/openPool.js';
@@ -42,7 +42,7 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
       if (opts.since && opts.until && opts.since >= opts.until) {
         throw usageError(`--since (${opts.since.toISOString()}) must be before --until (${opts.until.toISOString()})`);
       }
-      const outDir = resolve(opts.out);
+      const outDir = await canonicalPath(resolve(opts.out));
       const existing = await stat(outDir).catch(() => undefined);
       if (existing !== undefined && !existing.isDirectory()) throw usageError(`--out ${outDir} exists and is not a directory`);
       const target = await resolveDatabase(deps.getConfig());
@@ -78,6 +78,17 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
         await target.release();
       }
     });
+}
+
+/**
+ * `path` with the symbolic links of its existing part resolved: the state and the lock of an
+ * output directory are keyed by its path, so one directory must have one path.
+ */
+async function canonicalPath(path: string): Promise<string> {
+  const real = await realpath(path).catch(() => undefined);
+  if (real !== undefined) return real;
+  const parent = dirname(path);
+  return parent === path ? path : join(await canonicalPath(parent), basename(path));
 }
 
 function summary(outDir: string, result: ExportResult): string {
