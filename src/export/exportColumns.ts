@@ -15,7 +15,10 @@ export interface DecimalType {
 
 /** USD prices, implied probabilities and cents: |x| < 10^6, 12 decimals (micro-USD with 6 decimals of its own). */
 export const PRICE: DecimalType = { precision: 18, scale: 12 };
-/** Volumes, sizes and depths in contracts or USD: |x| < 10^20, 18 decimals (a float's shortest decimal form fits). */
+/**
+ * Volumes, sizes and depths in contracts or USD: |x| < 10^20, 18 decimals. Most float amounts fit;
+ * one below 0.01 written with 17 significant digits has more decimals and stops the export, named.
+ */
 export const AMOUNT: DecimalType = { precision: 38, scale: 18 };
 /** Durations in seconds, from Postgres's extract(epoch …): microseconds. */
 export const SECONDS: DecimalType = { precision: 18, scale: 6 };
