@@ -1,4 +1,3 @@
-import type { Config } from '../config.js';
 import { startEmbeddedPostgres } from './embedded.js';
 
 export interface DatabaseTarget {
@@ -9,11 +8,15 @@ export interface DatabaseTarget {
   release(): Promise<void>;
 }
 
+/** The settings (src/config.ts) that say where the database is; the database layer reads no more of the configuration. */
+export interface DatabaseLocation {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+}
+
 /** DATABASE_URL when set; otherwise the embedded Postgres under DATA_DIR, started on demand. */
-export async function resolveDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'embeddedPgPort'>,
-  options: { embeddedDatabase?: string } = {},
-): Promise<DatabaseTarget> {
+export async function resolveDatabase(config: DatabaseLocation, options: { embeddedDatabase?: string } = {}): Promise<DatabaseTarget> {
   if (config.databaseUrl) {
     return { url: config.databaseUrl, embedded: false, release: async () => {} };
   }

@@ -5,6 +5,7 @@ import { checkLease } from '../sql/checkLease.js';
 import { releaseLease } from '../sql/releaseLease.js';
 import { renewLease } from '../sql/renewLease.js';
 import { LeaseLostError } from './LeaseLostError.js';
+import { withStatementDeadline } from '../db/withStatementDeadline.js';
 
 /** Lease TTL unless configured (PREDICTION_LEASE_TTL_SEC): how long a crashed holder keeps a job from running elsewhere. */
 export const DEFAULT_LEASE_TTL_SEC = 30;
@@ -44,7 +45,7 @@ export interface JobLease {
 export async function takeJobLease(sql: postgres.Sql, name: string, options: LeaseOptions): Promise<JobLease | null> {
   const { ttlMs } = options;
   const requestedAt = performance.now();
-  const acquired = await acquireLease(sql, name, options.holder, ttlMs);
+  const acquired = await withStatementDeadline(sql, 'taking a job lease', () => acquireLease(sql, name, options.holder, ttlMs));
   if (!acquired) return null;
   const { token } = acquired;
   const lostController = new AbortController();

@@ -8,6 +8,7 @@ import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from '../s
 import { SYNC_JOB } from '../sync/runSyncCycle.js';
 import type { SyncContext } from '../sync/SyncContext.js';
 import { sweepOrderBooks } from '../sync/sweepOrderBooks.js';
+import { withStatementDeadline } from '../db/withStatementDeadline.js';
 
 /** The service's jobs, in request priority order: the crawl is never starved by the others. */
 export const JOB_NAMES = ['crawl', 'details', 'orderbooks'] as const;
@@ -50,7 +51,7 @@ export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext,
       };
     case 'details':
       return async (ctx) => {
-        const seenSince = await detailsSeenSince(ctx.sql);
+        const seenSince = await withStatementDeadline(ctx.sql, 'reading the last complete crawl', () => detailsSeenSince(ctx.sql));
         if (seenSince) {
           await refreshStaleEvents(ctx, seenSince);
           await refreshStaleMarkets(ctx, seenSince, DETAILS_CLOSING_WINDOW);

@@ -1,5 +1,6 @@
 import type { Sql } from '../db/connect.js';
 import { claimTick } from '../sql/claimTick.js';
+import { withStatementDeadline } from '../db/withStatementDeadline.js';
 
 /** node-cron's hook for running a tick on one instance only (its `RunCoordinator` interface). */
 export interface RunCoordinator {
@@ -15,7 +16,7 @@ export function pgRunCoordinator(sql: Sql, job: string, instanceId: string, now:
     async shouldRun(key) {
       const slot = /(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)$/.exec(key)?.[1];
       if (!slot) throw new Error(`Unexpected node-cron tick key ${JSON.stringify(key)}`);
-      return claimTick(sql, job, new Date(slot), instanceId, now());
+      return withStatementDeadline(sql, 'claiming a tick', () => claimTick(sql, job, new Date(slot), instanceId, now()));
     },
   };
 }

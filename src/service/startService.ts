@@ -12,6 +12,7 @@ import { DEFAULT_LEASE_TTL_SEC } from '../lease/takeJobLease.js';
 import { lastSuccessfulRuns, latestRunStatuses } from '../sql/ingestRuns.js';
 import { JOB_NAMES, type JobName } from './jobKinds.js';
 import { startScheduler, type RunOutcome, type Scheduler } from './startScheduler.js';
+import { withStatementDeadline } from '../db/withStatementDeadline.js';
 
 export interface ServiceOptions {
   databaseUrl: string;
@@ -63,7 +64,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let liveness: Liveness | undefined;
   try {
     // Inside the try: a failure here must close the pools too, or their sockets keep the process alive.
-    for (const [job, at] of await lastSuccessfulRuns(database.sql, JOB_NAMES)) options.metrics.markJobSuccess(job, at.getTime());
+    const lastRuns = await withStatementDeadline(database.sql, 'reading the last runs', () => lastSuccessfulRuns(database.sql, JOB_NAMES));
+    for (const [job, at] of lastRuns) options.metrics.markJobSuccess(job, at.getTime());
     scheduler = startScheduler({
       sql: database.sql,
       leaseTtlMs: (options.leaseTtlSec ?? DEFAULT_LEASE_TTL_SEC) * 1000,

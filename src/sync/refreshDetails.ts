@@ -8,6 +8,7 @@ import { fetchInBatches } from './fetchInBatches.js';
 import { isAbortOf } from './isAbortOf.js';
 import { marketsToFetch, selectMarketDetailTargets, type ClosingWindow } from './marketDetailTargets.js';
 import type { SyncContext } from './SyncContext.js';
+import { withStatementDeadline } from '../db/withStatementDeadline.js';
 
 /**
  * Pages GET /events/{id}/markets for events whose listing came without their markets. A 404 (the
@@ -47,7 +48,9 @@ export async function fetchEventMarkets(ctx: SyncContext, events: readonly { eve
  */
 export async function refreshStaleEvents(ctx: SyncContext, cycleStart: Date): Promise<void> {
   if (ctx.signal?.aborted) return;
-  const targets = await selectStaleEvents(ctx.sql, ctx.providers, cycleStart);
+  const targets = await withStatementDeadline(ctx.sql, 'selecting stale events', () =>
+    selectStaleEvents(ctx.sql, ctx.providers, cycleStart),
+  );
   await fetchInBatches(
     targets,
     (t) => ctx.client.getEvent(t.eventId, { includeMarkets: true }),
@@ -71,7 +74,11 @@ export async function refreshStaleEvents(ctx: SyncContext, cycleStart: Date): Pr
 export async function refreshStaleMarkets(ctx: SyncContext, seenSince: Date, closingWindow?: ClosingWindow): Promise<void> {
   if (ctx.signal?.aborted) return;
   const closing = closingWindow && { ...closingWindow, now: ctx.now };
-  const targets = marketsToFetch(await selectMarketDetailTargets(ctx.sql, ctx.providers, seenSince, closing));
+  const targets = marketsToFetch(
+    await withStatementDeadline(ctx.sql, 'selecting markets to refresh', () =>
+      selectMarketDetailTargets(ctx.sql, ctx.providers, seenSince, closing),
+    ),
+  );
   await fetchInBatches<MarketTarget, Checked<Market>>(
     targets,
     (t) => ctx.client.getMarket(t.marketId),

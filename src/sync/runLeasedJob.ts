@@ -1,7 +1,6 @@
 import type { PredictionClient } from '../api/client/index.js';
 import type { Sql } from '../db/connect.js';
-import { settingsOf } from '../db/openPool.js';
-import { withDeadline } from '../db/withDeadline.js';
+import { withStatementDeadline } from '../db/withStatementDeadline.js';
 import type { JobLease } from '../lease/takeJobLease.js';
 import { linkSignals } from '../signals/linkSignals.js';
 import { abortOrphanedRuns } from '../sql/ingestRuns.js';
@@ -27,7 +26,7 @@ export async function runLeasedJob(
   const stop = linkSignals(options.signal ? [options.signal, lease.lost] : [lease.lost]);
   try {
     const now = options.now ?? (() => new Date());
-    await withDeadline('closing orphaned runs', settingsOf(sql).statementDeadlineMs, () => abortOrphanedRuns(sql, job, now()));
+    await withStatementDeadline(sql, 'closing orphaned runs', () => abortOrphanedRuns(sql, job, now()));
     return await runJob(sql, client, job, { ...options, signal: stop.signal, fence: lease.fence }, work);
   } finally {
     stop.dispose();

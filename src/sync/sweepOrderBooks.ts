@@ -4,6 +4,7 @@ import { writeOrderBooks, type FetchedOrderBooks } from '../store/writeOrderBook
 import { linkSignals } from '../signals/linkSignals.js';
 import { fetchInBatches } from './fetchInBatches.js';
 import type { SyncContext } from './SyncContext.js';
+import { withStatementDeadline } from '../db/withStatementDeadline.js';
 
 export interface SweepOptions {
   /** Books fetched at most; null: every open market. */
@@ -81,11 +82,9 @@ function handOverSignal(startMs: number, deadline: Date | undefined): { signal?:
 export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): Promise<number> {
   if (ctx.signal?.aborted) return 0;
   const startMs = Date.now();
-  const rows = await selectOrderBookTargets(ctx.sql, ctx.providers, {
-    limit: options.limit,
-    maxAgeSec: options.maxAgeSec ?? 3600,
-    now: ctx.now(),
-  });
+  const rows = await withStatementDeadline(ctx.sql, 'selecting order books to fetch', () =>
+    selectOrderBookTargets(ctx.sql, ctx.providers, { limit: options.limit, maxAgeSec: options.maxAgeSec ?? 3600, now: ctx.now() }),
+  );
   // Only the ids are held for the sweep's whole run.
   const targets = rows.map((r) => r.marketId);
   let done = 0;
