@@ -19,8 +19,9 @@ export interface ObservationCounts {
 
 /**
  * Change-only price history: inserts a snapshot only where the values differ from the market's
- * latest one; otherwise moves that snapshot's last_observed_at. Replaying an observation is a no-op.
- * Market ids must be unique within the batch.
+ * latest one; otherwise moves that snapshot's last_observed_at. Replaying an observation is a no-op,
+ * and one older than the latest snapshot's last observation is ignored: it arrived late, and what
+ * was seen after it stands. Market ids must be unique within the batch.
  */
 export async function recordPricing(
   sql: Queryable,
@@ -50,7 +51,7 @@ export async function recordPricing(
       insert into ${sql(snapshots)} (${sql(col.marketId)}, ${sql(col.observedAt)}, ${sql(col.lastObservedAt)}, ${sql(col.buyYesMicroUsd)},
         ${sql(col.buyNoMicroUsd)}, ${sql(col.sellYesMicroUsd)}, ${sql(col.sellNoMicroUsd)}, ${sql(col.volume)})
       select market_id, ${observedAt}::timestamptz, ${observedAt}::timestamptz, buy_yes, buy_no, sell_yes, sell_no, volume
-      from compared where not same and (latest_at is null or latest_at < ${observedAt}::timestamptz)
+      from compared where not same and (latest_seen_at is null or latest_seen_at < ${observedAt}::timestamptz)
       returning 1
     ),
     confirmed as (

@@ -1,5 +1,5 @@
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { eventStateHistory, marketStateHistory } from '../schema/index.js';
+import { events, eventStateHistory, markets, marketStateHistory } from '../schema/index.js';
 import { bindArray, type BindAs, type Queryable } from './queryable.js';
 import { sqlNames, type ColumnKey } from './sqlNames.js';
 
@@ -13,6 +13,8 @@ interface HistoryTable {
   validFrom: string;
   validTo: string;
   state: readonly { column: string; bindAs: BindAs; convert?: string }[];
+  /** The table of the keys themselves, whose last_seen_at is when each was last observed. */
+  observedIn: { table: string; key: string; lastSeenAt: string };
 }
 
 /** The SQL names of a history table, computed once: columns by their TS keys in the drizzle schema. */
@@ -20,7 +22,9 @@ function historyTable<T extends HistoryTableSchema>(
   table: T,
   key: ColumnKey<T>,
   state: readonly { column: ColumnKey<T>; bindAs: BindAs; convert?: string }[],
+  observedIn: typeof markets | typeof events,
 ): HistoryTable {
+  const entity = sqlNames<typeof markets | typeof events>(observedIn);
   const names = sqlNames(table);
   // T has validFrom and validTo (HistoryTableSchema), which TS cannot see through ColumnKey<T>.
   const quoted = names.quoted as Readonly<Record<ColumnKey<T> | 'validFrom' | 'validTo', string>>;
@@ -30,25 +34,38 @@ function historyTable<T extends HistoryTableSchema>(
     validFrom: quoted.validFrom,
     validTo: quoted.validTo,
     state: state.map((s) => ({ ...s, column: quoted[s.column] })),
+    observedIn: { table: entity.quotedTable, key: quoted[key], lastSeenAt: entity.quoted.lastSeenAt },
   };
 }
 
-export const MARKET_STATE: HistoryTable = historyTable(marketStateHistory, 'marketId', [
-  { column: 'status', bindAs: 'text' },
-  { column: 'result', bindAs: 'text' },
-  { column: 'settlementTime', bindAs: 'float8', convert: 'to_timestamp({})' },
-]);
+export const MARKET_STATE: HistoryTable = historyTable(
+  marketStateHistory,
+  'marketId',
+  [
+    { column: 'status', bindAs: 'text' },
+    { column: 'result', bindAs: 'text' },
+    { column: 'settlementTime', bindAs: 'float8', convert: 'to_timestamp({})' },
+  ],
+  markets,
+);
 
-export const EVENT_STATE: HistoryTable = historyTable(eventStateHistory, 'eventId', [
-  { column: 'isActive', bindAs: 'boolean' },
-  { column: 'isLive', bindAs: 'boolean' },
-  { column: 'winner', bindAs: 'text' },
-]);
+export const EVENT_STATE: HistoryTable = historyTable(
+  eventStateHistory,
+  'eventId',
+  [
+    { column: 'isActive', bindAs: 'boolean' },
+    { column: 'isLive', bindAs: 'boolean' },
+    { column: 'winner', bindAs: 'text' },
+  ],
+  events,
+);
 
 /**
  * Records the observed states: where one differs from the key's current row, closes that row at
  * `observedAt` and opens a new one. A repeated state adds nothing, and an observation not newer
- * than the current row's valid_from is ignored, so replaying a page is a no-op. Two statements,
+ * than the current row's valid_from is ignored, so replaying a page is a no-op; so is one older
+ * than the key's last observation (its last_seen_at, which the upsert run before this one moved
+ * only for an observation newer than it): it arrived late, and what was seen after it stands. Two statements,
  * in this order, because the one-current-row unique index would see both rows at once otherwise.
  * Keys must be unique within the batch. Returns the number of rows opened.
  */
@@ -60,7 +77,7 @@ export async function recordStateHistory(
   observedAt: Date,
 ): Promise<number> {
   if (keys.length === 0) return 0;
-  const { table, key, validFrom, validTo } = history;
+  const { table, key, validFrom, validTo, observedIn: o } = history;
   const cols = history.state.map((s) => s.column);
   const bound = history.state.map((col, i) =>
     bindArray(
@@ -80,9 +97,11 @@ export async function recordStateHistory(
       from input
     )
     select t.* from typed t left join ${table} h on h.${key} = t.${key} and h.${validTo} is null
-    where h.${key} is null
-       or ((${cols.map((c) => `h.${c}`).join(', ')}) is distinct from (${cols.map((c) => `t.${c}`).join(', ')})
-           and h.${validFrom} < ${at})`;
+    left join ${o.table} o on o.${o.key} = t.${key}
+    where (o.${o.key} is null or o.${o.lastSeenAt} <= ${at})
+      and (h.${key} is null
+           or ((${cols.map((c) => `h.${c}`).join(', ')}) is distinct from (${cols.map((c) => `t.${c}`).join(', ')})
+               and h.${validFrom} < ${at}))`;
 
   await sql.unsafe(
     `with changed as (${changed})

@@ -17,11 +17,18 @@ describe("a job's reads on a frozen connection", () => {
     ({ proxy, url } = await proxyDatabase(db.url));
     // The watchdog's deadline far away, as if it could not see the connection: only the client's
     // own statement deadline can end the wait.
-    const pool = openPool(url, { ...ROLE_SETTINGS.writer, statementDeadlineMs: 300, answerDeadlineMs: 10 * 60_000 }, { max: 2 });
+    const pool = openPool(
+      url,
+      { ...ROLE_SETTINGS.writer, statementDeadlineMs: 300, answerDeadlineMs: 10 * 60_000 },
+      { max: 2, applicationName: 'read deadlines test' },
+    );
     try {
       await pool.sql`select 1`;
       proxy.freeze();
-      const claim = pgRunCoordinator(pool.sql, 'crawl', 'test instance', () => new Date()).shouldRun('crawl:2026-01-01T00:00:00.000Z');
+      const claim = pgRunCoordinator(pool.sql, 'crawl', 'test instance', () => new Date()).shouldRun(
+        'crawl:2026-01-01T00:00:00.000Z',
+        60_000,
+      );
       await expect(claim).rejects.toBeInstanceOf(DatabaseDeadlineError);
       await expect(takeJobLease(pool.sql, 'crawl', { holder: 'test', ttlMs: 60_000 })).rejects.toBeInstanceOf(DatabaseDeadlineError);
     } finally {
