@@ -1,8 +1,16 @@
 import { ApiNotFoundError } from '../api/client/index.js';
 import { isAbortOf } from './isAbortOf.js';
 
+/**
+ * Answers that arrived within this span of the first of their group are written together, stamped
+ * with the last one's arrival. A batch's answers may come over a minute at a low rate limit, or
+ * between the pages of another job sharing the queue: stamped all with the batch's end, an early
+ * answer would be dated after observations that came later, and override them.
+ */
+export const ARRIVAL_GROUP_MS = 1_000;
+
 export interface BatchOptions<T> {
-  /** Items fetched (concurrently, paced by the client's queue) before their results are written together. */
+  /** Items fetched (concurrently, paced by the client's queue) before their results are written. */
   batchSize: number;
   /** Checked before each batch; calls it drops (ApiRequestAbortedError) end the work without error. */
   signal?: AbortSignal | undefined;
@@ -10,19 +18,27 @@ export interface BatchOptions<T> {
   now: () => Date;
 }
 
+interface Arrived<T, R> {
+  item: T;
+  result: R;
+  at: Date;
+}
+
 interface Fetched<T, R> {
-  results: { item: T; result: R }[];
+  /** In the order they arrived. */
+  results: Arrived<T, R>[];
   failure: unknown;
-  observedAt: Date;
 }
 
 /**
- * Fetches every item in batches and hands each batch's results to `write` (one transaction per
- * batch), so memory stays bounded and a crash loses at most one uncommitted batch. The next batch
- * is already being fetched while one is written, which keeps the request budget busy. A 404 drops
- * the item (gone upstream) and is counted; any other failure stops the work after what arrived of
- * that batch is written. An abort of `signal` does the same without the error: calls the client
- * dropped for it are not failures, and what had arrived is committed.
+ * Fetches every item in batches and hands the results to `write`, each group of answers that
+ * arrived within ARRIVAL_GROUP_MS stamped with its last arrival (one transaction per group), so
+ * memory stays bounded, a crash loses at most one uncommitted batch, and no answer is dated more
+ * than ARRIVAL_GROUP_MS after it arrived. The next batch is already being fetched while one is
+ * written, which keeps the request budget busy. A 404 drops the item (gone upstream) and is
+ * counted; any other failure stops the work after what arrived of that batch is written. An abort
+ * of `signal` does the same without the error: calls the client dropped for it are not failures,
+ * and what had arrived is committed.
  */
 export async function fetchInBatches<T, R>(
   items: readonly T[],
@@ -32,25 +48,42 @@ export async function fetchInBatches<T, R>(
 ): Promise<void> {
   const fetchBatch = async (from: number): Promise<Fetched<T, R>> => {
     const batch = items.slice(from, from + options.batchSize);
-    const settled = await Promise.allSettled(batch.map(fetch));
-    const fetched: Fetched<T, R> = { results: [], failure: undefined, observedAt: options.now() };
-    settled.forEach((s, k) => {
-      const item = batch[k]!;
-      if (s.status === 'fulfilled') fetched.results.push({ item, result: s.value });
-      else if (s.reason instanceof ApiNotFoundError) options.onNotFound?.(item);
-      else if (!isAbortOf(s.reason, options.signal)) fetched.failure ??= s.reason;
-    });
+    const fetched: Fetched<T, R> = { results: [], failure: undefined };
+    await Promise.all(
+      batch.map(async (item) => {
+        try {
+          const result = await fetch(item);
+          fetched.results.push({ item, result, at: options.now() });
+        } catch (error) {
+          if (error instanceof ApiNotFoundError) options.onNotFound?.(item);
+          else if (!isAbortOf(error, options.signal)) fetched.failure ??= error;
+        }
+      }),
+    );
     return fetched;
   };
   const shouldStop = () => options.signal?.aborted === true;
 
   let next = items.length > 0 && !shouldStop() ? fetchBatch(0) : undefined;
   for (let from = 0; next; from += options.batchSize) {
-    const { results, failure, observedAt } = await next;
+    const { results, failure } = await next;
     const more = failure === undefined && from + options.batchSize < items.length && !shouldStop();
     next = more ? fetchBatch(from + options.batchSize) : undefined;
     // What did arrive is still worth keeping; then a failure ends the work.
-    if (results.length > 0) await write(results, observedAt);
+    for (const group of byArrival(results)) await write(group.results, group.observedAt);
     if (failure !== undefined) throw failure;
   }
+}
+
+/** Answers (in arrival order) in groups spanning at most ARRIVAL_GROUP_MS, each stamped with its last arrival. Pure. */
+export function byArrival<T, R>(arrived: readonly Arrived<T, R>[]): { results: { item: T; result: R }[]; observedAt: Date }[] {
+  const groups: { results: { item: T; result: R }[]; observedAt: Date; startMs: number }[] = [];
+  for (const { item, result, at } of arrived) {
+    const last = groups.at(-1);
+    if (last && at.getTime() - last.startMs <= ARRIVAL_GROUP_MS) {
+      last.results.push({ item, result });
+      if (at > last.observedAt) last.observedAt = at;
+    } else groups.push({ results: [{ item, result }], observedAt: at, startMs: at.getTime() });
+  }
+  return groups.map(({ results, observedAt }) => ({ results, observedAt }));
 }
