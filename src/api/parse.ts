@@ -76,12 +76,19 @@ export function parseMarket(body: unknown, ctx: { eventId: string | null; reques
  * GET /orderbook/{id}: a null body is a valid answer (isNull, empty sides). Never throws. The
  * book carries no id in any known shape; one that names another market is rejected.
  */
+const BOOK_SIDES = ['yes', 'no', 'yes_dollars', 'no_dollars'] as const;
+
 export function parseOrderBook(body: unknown, ctx: { marketId: string }): Checked<OrderBook> {
   const checked = checkRecord(orderBookSchema, body);
   if (!checked.ok) return reject(ctx.marketId, checked, body);
   const shape = recordShape(body);
   const named = isRecord(body) && Object.hasOwn(body, 'marketId') ? body.marketId : undefined;
   if (named !== undefined && named !== ctx.marketId) return notRequested('marketId', ctx.marketId, named, body, shape);
+  // Not one side to read (a renamed shape, an empty object): stored, it would read as a book with no
+  // bids and hide the change. A missing side alone is drift (normalizeOrderBook).
+  if (checked.data !== null && BOOK_SIDES.every((side) => checked.data?.[side] === undefined)) {
+    return reject(ctx.marketId, { reason: `body: none of ${BOOK_SIDES.join(', ')} (no side of the book to read)`, hostile: false }, body);
+  }
   return { ok: true, value: normalizeOrderBook(checked.data, { marketId: ctx.marketId, shape }) };
 }
 

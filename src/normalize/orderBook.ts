@@ -1,7 +1,7 @@
 import type { Decimal, DriftTag, OrderBook, OrderBookLevel, RecordShape } from '../domain/types.js';
 import { readCentLevel, readDollarLevel, type OrderBookWire, type WireLevel } from '../wire/orderBook.js';
 import { addDecimals, shiftDecimal, toDecimal } from './decimal.js';
-import { DRIFT } from './driftTags.js';
+import { DRIFT, missingTag } from './driftTags.js';
 import { fieldReader } from './fieldReader.js';
 
 export interface OrderBookContext {
@@ -23,6 +23,9 @@ export function normalizeOrderBook(wire: OrderBookWire, ctx: OrderBookContext): 
     noDollars: read.optional('no_dollars', wire.no_dollars),
   };
   const drift = new Set<DriftTag>(tags);
+  // A side sent in neither unit reads as empty: say so, for it may not be.
+  if (wire.yes === undefined && wire.yes_dollars === undefined) drift.add(missingTag('yes'));
+  if (wire.no === undefined && wire.no_dollars === undefined) drift.add(missingTag('no'));
   if (sides.yesDollars !== null || sides.noDollars !== null) drift.add(DRIFT.orderBookDollars);
   const yes = readSide(sides.yes, sides.yesDollars, drift);
   const no = readSide(sides.no, sides.noDollars, drift);

@@ -162,8 +162,8 @@ describe('normalizeOrderBook', () => {
     expect(book.no).toEqual([{ priceCents: '25', size: '4' }]);
   });
 
-  it('missing and null sides are empty sides, no drift', () => {
-    expect(normalize({ yes: [[50, 1]] })).toMatchObject({ isNull: false, no: [], drift: [] });
+  it('missing and null sides are empty sides; a missing one is tagged', () => {
+    expect(normalize({ yes: [[50, 1]] })).toMatchObject({ isNull: false, no: [], drift: ['missing_no'] });
     expect(normalize({ yes: null, no: [[40, 1]] })).toMatchObject({ isNull: false, yes: [], drift: [] });
   });
 

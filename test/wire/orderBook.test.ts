@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseOrderBook } from '../../src/api/parse.js';
 import type { Checked, OrderBook, OrderBookLevel, Rejection } from '../../src/domain/types.js';
-import { DRIFT, unreadableTag } from '../../src/normalize/driftTags.js';
+import { DRIFT, missingTag, unreadableTag } from '../../src/normalize/driftTags.js';
 import { recordShape } from '../../src/wire/recordShape.js';
 import { liveOrderBook, specOrderBook } from './fixtures.js';
 
@@ -25,6 +25,22 @@ describe('parseOrderBook', () => {
     expect(book.marketId).toBe('POLY-558936');
     expect(book.drift).toEqual([]);
     expect(book.shape).toEqual(recordShape(body));
+  });
+
+  it('rejects a body with no side of the book to read, which would otherwise read as an empty book', () => {
+    for (const body of [{}, { bids: [[50, 1]], asks: [] }]) {
+      expect(rejected(parseOrderBook(body, ctx))).toMatchObject({
+        entityId: ctx.marketId,
+        reason: 'body: none of yes, no, yes_dollars, no_dollars (no side of the book to read)',
+      });
+    }
+  });
+
+  it('keeps a book with one side missing, tagged, the missing side empty', () => {
+    const book = ok(parseOrderBook({ yes: [[50, 1]] }, ctx));
+    expect(book.yes).toEqual(levels(['50', '1']));
+    expect(book.no).toEqual([]);
+    expect(book.drift).toEqual([missingTag('no')]);
   });
 
   it('a null body is ok: isNull, empty sides', () => {
@@ -168,15 +184,19 @@ describe('parseOrderBook', () => {
     expect(book.drift).toEqual([]);
   });
 
-  it('a missing or null side is an empty side', () => {
-    expect(ok(parseOrderBook({ yes: [[50, 1]] }, ctx))).toMatchObject({ isNull: false, yes: levels(['50', '1']), no: [], drift: [] });
+  it('a null side is an empty side; a missing one too, tagged (the live service sends [] for an empty side)', () => {
+    expect(ok(parseOrderBook({ yes: [[50, 1]] }, ctx))).toMatchObject({
+      isNull: false,
+      yes: levels(['50', '1']),
+      no: [],
+      drift: [missingTag('no')],
+    });
     expect(ok(parseOrderBook({ yes: null, no: [[40, 1]] }, ctx))).toMatchObject({
       isNull: false,
       yes: [],
       no: levels(['40', '1']),
       drift: [],
     });
-    expect(ok(parseOrderBook({}, ctx))).toMatchObject({ isNull: false, yes: [], no: [] });
   });
 
   it('unsorted levels are accepted and sorted best first', () => {
