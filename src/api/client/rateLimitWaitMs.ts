@@ -4,8 +4,8 @@ import type { IncomingHttpHeaders } from 'node:http';
  * How long a 429 asks the client to wait, from `Retry-After` (seconds, possibly decimal, or an
  * HTTP date) and/or `x-ratelimit-reset` (absolute Unix seconds at which the oldest request leaves
  * the window). When both are present the later wins: retrying early only earns another 429.
- * Returns undefined when neither header gives a usable future time; the caller then falls back to
- * its own default. Pure: `nowMs` is injected.
+ * Returns undefined when neither header gives a usable future time (a wait of 0 included); the
+ * caller then falls back to its own default. Pure: `nowMs` is injected.
  */
 export function rateLimitWaitMs(headers: IncomingHttpHeaders, nowMs: number): number | undefined {
   const candidates = [retryAfterMs(first(headers['retry-after']), nowMs), resetMs(first(headers['x-ratelimit-reset']), nowMs)];
@@ -16,11 +16,14 @@ export function rateLimitWaitMs(headers: IncomingHttpHeaders, nowMs: number): nu
 function retryAfterMs(value: string | undefined, nowMs: number): number | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
+  // "0", or a date already past (a skewed clock): no time to wait given, so the caller's default
+  // applies rather than an immediate retry that only earns another 429.
+  const positive = (ms: number) => (ms > 0 ? ms : undefined);
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return positive(Number(trimmed) * 1000);
   // An HTTP date names a day and a month; Date.parse alone would read "-3" as a year.
   if (!/[a-z]{3}/i.test(trimmed)) return undefined;
   const dateMs = Date.parse(trimmed);
-  return Number.isNaN(dateMs) ? undefined : Math.max(0, dateMs - nowMs);
+  return Number.isNaN(dateMs) ? undefined : positive(dateMs - nowMs);
 }
 
 // Below this a "reset" cannot be an absolute Unix time (it would be 2001): some gateways send

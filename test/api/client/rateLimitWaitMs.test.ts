@@ -32,6 +32,12 @@ describe('rateLimitWaitMs (pure)', () => {
     expect(rateLimitWaitMs({ 'retry-after': 'soon', 'x-ratelimit-reset': '1750000001' }, NOW_MS)).toBe(750);
   });
 
+  it('gives no wait for Retry-After 0 or a date already past, so that the default pause applies instead of an immediate retry', () => {
+    expect(rateLimitWaitMs({ 'retry-after': '0' }, NOW_MS)).toBeUndefined();
+    expect(rateLimitWaitMs({ 'retry-after': new Date(NOW_MS - 5_000).toUTCString() }, NOW_MS)).toBeUndefined();
+    expect(rateLimitWaitMs({ 'retry-after': '0', 'x-ratelimit-reset': '1750000002' }, NOW_MS)).toBe(1750);
+  });
+
   it('reads a small reset as seconds remaining (some gateways send that)', () => {
     expect(rateLimitWaitMs({ 'x-ratelimit-reset': '30' }, NOW_MS)).toBe(30_000);
   });
