@@ -37,7 +37,10 @@ describe("'live' profile: events", () => {
     for (const e of events) {
       liveEventSchema.parse(e);
       for (const key of REMOVED_EVENT_KEYS) expect(e).not.toHaveProperty(key);
-      expect(e.provider).toBe(sim.world.event(e.eventId)!.provider);
+      // As recorded live: polymarket's events carry no provider; others' name theirs.
+      const provider = sim.world.event(e.eventId)!.provider;
+      if (provider === 'polymarket') expect(e).not.toHaveProperty('provider');
+      else expect(e.provider).toBe(provider);
       expect(e.tags).toContain(e.category);
       expect(e.metadata.closeTime).toBe(
         new Date(Math.max(...sim.world.marketsOf(e.eventId).map((m) => m.closeTimeSec)) * 1000).toISOString(),
@@ -85,12 +88,13 @@ describe("'live' profile: events", () => {
     expect((await get(sim, `/events/${id}?includeMarkets=false`)).body).not.toHaveProperty('markets');
   });
 
-  it('search embeds markets: [] and adds a pagination; suggested embeds the markets, without isRecommended', async () => {
+  it('search answers 10 events whatever the limit, embeds markets: [] and adds a pagination; suggested embeds the markets, without isRecommended', async () => {
+    // live-facts: limit=2 returned 10 events, with end 10.
     const search = await get(sim, '/events/search?query=will&limit=2');
-    expect(search.body.data).toHaveLength(2);
+    expect(search.body.data).toHaveLength(10);
     for (const e of search.body.data) expect(liveEventSchema.parse(e).markets).toEqual([]);
     const pagination = exactPaginationSchema.parse(search.body.pagination);
-    expect(pagination).toMatchObject({ start: 0, end: 2, hasNext: true });
+    expect(pagination).toMatchObject({ start: 0, end: 10, hasNext: true });
     expect(pagination.total).toBe(sim.world.searchEvents('polymarket', 'will', Infinity).length);
     const suggested = await get(sim, '/events/suggested/SomePubkey111');
     expect(suggested.body).not.toHaveProperty('pagination');
@@ -98,6 +102,14 @@ describe("'live' profile: events", () => {
       expect(liveEventSchema.parse(e).markets!.length).toBe(sim.world.event(e.eventId)!.marketIds.length);
       expect(e).not.toHaveProperty('isRecommended');
     }
+  });
+});
+
+describe("'live' profile: providers", () => {
+  it('takes bisonfi, as the live service has since 2026-07-02, with no event of it in this world', async () => {
+    const listing = await get(sim, '/events?provider=bisonfi');
+    expect(listing.status).toBe(200);
+    expect(listing.body.data).toEqual([]);
   });
 });
 

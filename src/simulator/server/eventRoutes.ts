@@ -7,7 +7,7 @@
 import { CATEGORIES, DEFAULT_PROVIDER, KNOWN_PROVIDERS } from '../../domain/types.js';
 import { shapeEventRecord, shapeMarketRecord } from '../faults/shapeRecords.js';
 import { followsLiveService } from '../world/wireShape.js';
-import type { SimEvent } from '../world/simTypes.js';
+import { LIVE_PROVIDERS, type SimEvent, type SimProvider } from '../world/simTypes.js';
 import { badRequest, notFound } from './httpErrors.js';
 import { paginate } from './paginate.js';
 import type { RouteContext } from './routeContext.js';
@@ -16,7 +16,10 @@ import type { RouteContext } from './routeContext.js';
 export const DEFAULT_SEARCH_LIMIT = 10;
 const MAX_QUERY_CHARS = 200;
 
-const provider = (ctx: RouteContext) => ctx.query.oneOf('provider', KNOWN_PROVIDERS) ?? DEFAULT_PROVIDER;
+const live = (ctx: RouteContext) => followsLiveService(ctx.world.shape);
+// The spec knew two providers; the live service also takes bisonfi (an empty listing here).
+const provider = (ctx: RouteContext): SimProvider =>
+  ctx.query.oneOf<SimProvider>('provider', live(ctx) ? LIVE_PROVIDERS : KNOWN_PROVIDERS) ?? DEFAULT_PROVIDER;
 
 /** 'empty': a `markets: []` key whatever the event has (live search). */
 type EmbeddedMarkets = boolean | 'empty';
@@ -29,7 +32,6 @@ function renderListed(ctx: RouteContext, events: readonly SimEvent[], markets: E
   });
 }
 
-const live = (ctx: RouteContext) => followsLiveService(ctx.world.shape);
 const includeMarkets = (ctx: RouteContext) => ctx.query.bool('includeMarkets') ?? live(ctx);
 
 function requireEvent(ctx: RouteContext): SimEvent {
@@ -79,8 +81,9 @@ export function searchEvents(ctx: RouteContext) {
   const p = provider(ctx);
   const limit = ctx.query.intInRange('limit', 1, 20) ?? DEFAULT_SEARCH_LIMIT;
   if (!live(ctx)) return { data: renderListed(ctx, ctx.world.searchEvents(p, text, limit), false) };
+  // The live service answers 10 events whatever the limit (live-facts: limit=2 gave 10, end 10).
   const found = ctx.world.searchEvents(p, text, Infinity);
-  const { page, pagination } = paginate(found, 0, limit, limit);
+  const { page, pagination } = paginate(found, 0, DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT);
   return { data: renderListed(ctx, page, 'empty'), pagination };
 }
 

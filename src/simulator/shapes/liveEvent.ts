@@ -1,7 +1,8 @@
 /**
  * Today's event: no multipleWinners, series, winner, isTrending, isRecommended or tvlDollars
- * (gone since 2026-03-03); tags, a richer metadata, provider, micro-USD volumes as integer
- * strings, and a beginAt that is sometimes fractional.
+ * (gone since 2026-03-03); tags, a richer metadata, micro-USD volumes as integer strings, and a
+ * beginAt that is sometimes fractional. `provider` only on the events of other providers than
+ * polymarket (the live recordings of polymarket's events have none).
  */
 import { MICRO_PER_USD } from '../world/money.js';
 import { unitHash } from '../world/prng.js';
@@ -48,7 +49,7 @@ export function renderLiveEvent(state: WorldState, e: SimEvent): LiveEvent {
   const markets = e.marketIds.map((id) => state.marketsById.get(id)!);
   return {
     eventId: e.eventId,
-    provider: e.provider,
+    ...(e.provider === 'polymarket' ? {} : { provider: e.provider }),
     isActive: e.isActive,
     isLive: live,
     category: e.category,

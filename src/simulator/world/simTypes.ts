@@ -5,7 +5,9 @@
  */
 import type { CONCRETE_CATEGORIES, KnownProvider } from '../../domain/types.js';
 
-export type SimProvider = KnownProvider;
+/** The providers the live service accepts (its OpenAPI enum since 2026-07-02): the spec's two and bisonfi, of which this world holds no event. */
+export const LIVE_PROVIDERS = ['kalshi', 'polymarket', 'bisonfi'] as const satisfies readonly (KnownProvider | 'bisonfi')[];
+export type SimProvider = (typeof LIVE_PROVIDERS)[number];
 /** The spec's concrete categories (what a category filter accepts). */
 export type SimCategory = (typeof CONCRETE_CATEGORIES)[number];
 /** An event's category: a documented one, or (in worlds that follow the live service) another. */
