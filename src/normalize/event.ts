@@ -36,18 +36,20 @@ export function normalizeEvent(wire: EventWire, ctx: EventContext): Event {
   // A null winner is an unresolved event; only an absent key is the removed field.
   if (wire.winner === undefined) drift.push(DRIFT.missingWinner);
 
+  const tvl = read.optional('tvlDollars', wire.tvlDollars);
   if (wire.tvlDollars === undefined || wire.tvlDollars === null) drift.push(DRIFT.missingTvl);
-  else if (typeof wire.tvlDollars === 'number') drift.push(DRIFT.tvlAsNumber);
+  else if (typeof tvl === 'number') drift.push(DRIFT.tvlAsNumber);
 
-  const volume = wire.volumeUsd ?? null;
+  const volume = read.optional('volumeUsd', wire.volumeUsd);
   if (wire.volumeUsd === undefined) drift.push(DRIFT.missingVolume);
   else if (typeof volume === 'number') drift.push(DRIFT.volumeAsNumber);
   // Validated: a comma can only be a thousands separator.
   else if (volume !== null && volume.includes(',')) drift.push(DRIFT.volumeFormatted);
 
+  const beginAt = read.optional('beginAt', wire.beginAt);
   if (wire.beginAt === undefined) drift.push(DRIFT.missingBeginAt);
-  else if (typeof wire.beginAt === 'number') drift.push(DRIFT.beginAtAsNumber);
-  const beginAtSec = wire.beginAt === null || wire.beginAt === undefined ? null : Number(wire.beginAt);
+  else if (typeof beginAt === 'number') drift.push(DRIFT.beginAtAsNumber);
+  const beginAtSec = beginAt === null ? null : Number(beginAt);
   if (beginAtSec !== null && !Number.isInteger(beginAtSec)) drift.push(DRIFT.beginAtFractional);
 
   const wireProvider = read.optional('provider', wire.provider);
@@ -83,7 +85,7 @@ export function normalizeEvent(wire: EventWire, ctx: EventContext): Event {
     // "" is the spec's "unresolved".
     winner: winner === '' ? null : winner,
     beginAtSec,
-    tvlUsd: wire.tvlDollars === undefined || wire.tvlDollars === null ? null : toDecimal(wire.tvlDollars),
+    tvlUsd: tvl === null ? null : toDecimal(tvl),
     volumeUsd: volume === null ? null : toDecimal(volume),
     markets: ctx.markets,
     rejectedMarkets: ctx.rejectedMarkets,

@@ -8,9 +8,11 @@ import { formattedAmount, idString, label, text, unixTime } from './primitives.j
  * An event as any version of the service has sent it. Only the id must be readable; every other
  * field may be absent (the live service no longer sends `multipleWinners`, `series`, `winner`,
  * `isTrending`, `isRecommended` or `tvlDollars`), and enum-like values are labels stored as
- * received (`category` "climate & science", `provider` "bisonfi"). A time or amount that is sent
- * but is not a number rejects the record. Markets are validated one by one by the caller, so one
- * bad market does not sink the event: here they are only an array of bounded length.
+ * received (`category` "climate & science", `provider` "bisonfi"). An amount or a time that cannot
+ * be read (an empty string, a negative value, an exponent, milliseconds) is stored as null and
+ * tagged: none is the event's state, and the event and its markets are still sound. Markets are
+ * validated one by one by the caller, so one bad market does not sink the event: here they are
+ * only an array of bounded length.
  */
 export const eventSchema = z.object({
   eventId: idString,
@@ -23,10 +25,10 @@ export const eventSchema = z.object({
   isRecommended: lenient(z.boolean()),
   category: lenient(label),
   subcategory: lenient(text),
-  tvlDollars: formattedAmount.nullish(),
-  volumeUsd: formattedAmount.nullish(),
+  tvlDollars: lenient(formattedAmount),
+  volumeUsd: lenient(formattedAmount),
   closeCondition: lenient(text),
-  beginAt: unixTime.nullish(),
+  beginAt: lenient(unixTime),
   rulesPdf: lenient(text),
   metadata: lenient(eventMetadataSchema),
   markets: z.array(z.unknown()).max(LIMITS.marketsPerEvent).nullish(),

@@ -97,12 +97,13 @@ describe('record faults', () => {
     expect(defects).toContain('"tomorrow"');
     expect(defects).toContain('\\u0000');
     // Detail endpoints stay clean.
-    // (A market whose defect is its id cannot be asked for by id.)
+    // (A record whose defect is its id cannot be asked for by id.)
     const marketId = r.body.data
       .flatMap((e: { markets: { marketId: unknown }[] }) => e.markets)
       .find((m: { marketId: unknown }) => typeof m.marketId === 'string').marketId;
     simulatedSpecMarketSchema.parse((await get(sim, `/markets/${marketId}`)).body);
-    simulatedSpecEventSchema.parse((await get(sim, `/events/${r.body.data[0].eventId}`)).body);
+    const eventId = r.body.data.find((e: { eventId: unknown }) => typeof e.eventId === 'string').eventId;
+    simulatedSpecEventSchema.parse((await get(sim, `/events/${eventId}`)).body);
   });
 
   it('malformedRate 0.3 breaks about that share, deterministically by id', async () => {

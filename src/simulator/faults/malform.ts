@@ -8,7 +8,7 @@ import { hash32 } from '../world/prng.js';
 type Json = Record<string, unknown>;
 
 const MARKET_DEFECTS = ['idNotString', 'closeTimeNotNumber', 'nanPrice', 'nulTitle'] as const;
-const EVENT_DEFECTS = ['nulTitle', 'badBeginAt', 'volumeNotNumber'] as const;
+const EVENT_DEFECTS = ['nulTitle', 'idNotString', 'idMissing'] as const;
 
 export type MarketDefect = (typeof MARKET_DEFECTS)[number];
 export type EventDefect = (typeof EVENT_DEFECTS)[number];
@@ -61,11 +61,11 @@ export function malformEvent(event: Json, defect: EventDefect): Json {
       if (meta) meta.title = withNul(meta.title);
       break;
     }
-    case 'badBeginAt':
-      event.beginAt = 'soon';
+    case 'idNotString':
+      event.eventId = hash32(0, 'id', String(event.eventId));
       break;
-    case 'volumeNotNumber':
-      event.volumeUsd = 'a lot';
+    case 'idMissing':
+      delete event.eventId;
       break;
   }
   return event;

@@ -38,7 +38,7 @@ describe('explore commands', () => {
   it('events prints the normalized page as JSON, flags mapped to query parameters', async () => {
     server = await startRecordingServer(() => ({
       json: {
-        data: [wireEvent('POLY-1'), { ...wireEvent('POLY-2'), beginAt: 'soon' }],
+        data: [wireEvent('POLY-1'), { ...wireEvent('POLY-2'), title: 'a\u0000b' }],
         pagination: { start: 0, end: 2, total: 2, hasNext: false },
       },
     }));
