@@ -31,8 +31,8 @@ export function normalizeMarket(wire: MarketWire, ctx: MarketContext): Market {
     drift,
   );
 
-  const openTimeSec = time(wire.openTime) ?? time(read.optional('metadata.openTime', meta?.openTime));
-  const closeTimeSec = time(wire.closeTime) ?? time(read.optional('metadata.closeTime', meta?.closeTime));
+  const openTimeSec = time(read.optional('openTime', wire.openTime)) ?? time(read.optional('metadata.openTime', meta?.openTime));
+  const closeTimeSec = time(read.optional('closeTime', wire.closeTime)) ?? time(read.optional('metadata.closeTime', meta?.closeTime));
   if (openTimeSec === null) drift.push(DRIFT.missingOpenTime);
   if (closeTimeSec === null) drift.push(DRIFT.missingCloseTime);
 

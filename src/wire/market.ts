@@ -8,8 +8,10 @@ import { amount, idString, label, unixTime, unixTimeOrIso } from './primitives.j
  * A market in any of the service's shapes: the spec's (nested `metadata`, `settlementTime`), the
  * 2026-02 flat one (string prices, `result` ""), the 2026-03 one (metadata beside top-level fields,
  * `resolveAt`) and today's flat one (`resolveAt`, no `settlementTime`). Only the id must be
- * readable; `status` and `result` are labels stored as received ("cancelled" included). A time or
- * price that is sent but is not a number rejects the record.
+ * readable; `status` and `result` are labels stored as received ("cancelled" included). An open or
+ * close time that cannot be read is stored as null and tagged; a settlement time or a price sent
+ * but not a number rejects the record (the settlement time is part of the market's state, which a
+ * null would change).
  */
 export const marketSchema = z.object({
   marketId: idString,
@@ -17,8 +19,8 @@ export const marketSchema = z.object({
   eventId: lenient(idString),
   status: lenient(label),
   result: lenient(label),
-  openTime: unixTime.nullish(),
-  closeTime: unixTime.nullish(),
+  openTime: lenient(unixTime),
+  closeTime: lenient(unixTime),
   settlementTime: unixTime.nullish(),
   resolveAt: unixTimeOrIso.nullish(),
   metadata: lenient(marketMetadataSchema),

@@ -130,7 +130,7 @@ describe('a key reflected by the upstream', () => {
             json: wireMarket('TITLE', { metadata: { ...(wireMarket('TITLE').metadata as object), title: `Hello ${String(echoed)}` } }),
           };
         case 'REJECT':
-          return { json: wireMarket('REJECT', { closeTime: `${String(echoed)} tomorrow` }) };
+          return { json: wireMarket('REJECT', { settlementTime: `${String(echoed)} tomorrow` }) };
         case 'ERROR':
           return { status: 404, json: { message: `no market for ${String(echoed)}` } };
         default:

@@ -122,14 +122,18 @@ describe('parseMarketList', () => {
   it('keeps siblings, sets eventId from context, returns pagination', () => {
     const result = parseMarketList(
       {
-        data: [specMarket(), specMarket({ marketId: 'POLY-BAD', closeTime: -1 }), liveMarket({ marketId: 'POLY-2', status: 'cancelled' })],
+        data: [
+          specMarket(),
+          specMarket({ marketId: 'POLY-BAD', settlementTime: -1 }),
+          liveMarket({ marketId: 'POLY-2', status: 'cancelled' }),
+        ],
         pagination: specPagination({ hasNext: false }),
       },
       { eventId: 'POLY-30615' },
     );
     expect(result.markets.map((m) => (m.ok ? `${m.value.marketId}@${m.value.eventId}` : m.rejection.reason))).toEqual([
       'POLY-558936@POLY-30615',
-      'closeTime: must be >= 0, got -1',
+      'settlementTime: must be >= 0, got -1',
       'POLY-2@POLY-30615',
     ]);
     expect(result.pagination.hasNext).toBe(false);

@@ -108,13 +108,18 @@ describe("parseEvent: today's live shape", () => {
 
 describe('parseEvent: one bad embedded market', () => {
   it('is quarantined in rejectedMarkets with its id, a readable reason and its shape; the rest is kept', () => {
-    const bad = specMarket({ marketId: 'POLY-BAD', openTime: 'soon' });
+    const bad = specMarket({ marketId: 'POLY-BAD', settlementTime: 'soon' });
     const event = ok(
       parseEvent(specEvent({ markets: [specMarket(), bad, specMarket({ marketId: 'POLY-3' })] }), { provider: 'polymarket' }),
     );
     expect(event.markets?.map((m) => m.marketId)).toEqual(['POLY-558936', 'POLY-3']);
     expect(event.rejectedMarkets).toEqual([
-      { entityId: 'POLY-BAD', reason: 'markets[1].openTime: expected Unix seconds, got "soon"', payload: bad, shape: recordShape(bad) },
+      {
+        entityId: 'POLY-BAD',
+        reason: 'markets[1].settlementTime: expected Unix seconds, got "soon"',
+        payload: bad,
+        shape: recordShape(bad),
+      },
     ]);
   });
 

@@ -53,9 +53,9 @@ describe('non-finite and out-of-range numbers', () => {
     });
   });
 
-  it.each(['abc', 'NaN', '1e400', true])('a time sent as %j rejects the market', (value) => {
-    expect(rejected(parseMarket(specMarket({ openTime: value }), { eventId: null })).reason).toBe(
-      `openTime: expected Unix seconds, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
+  it.each(['abc', 'NaN', '1e400', true])('a settlement time sent as %j rejects the market', (value) => {
+    expect(rejected(parseMarket(specMarket({ settlementTime: value }), { eventId: null })).reason).toBe(
+      `settlementTime: expected Unix seconds, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
     );
   });
 
@@ -282,8 +282,8 @@ describe('absurd sizes', () => {
   });
 
   it('a long invalid value is quoted only in part in the reason', () => {
-    const reason = rejected(parseMarket(specMarket({ openTime: 's'.repeat(1_000) }), { eventId: null })).reason;
-    expect(reason).toBe(`openTime: expected Unix seconds, got "${'s'.repeat(40)}"… (1000 characters)`);
+    const reason = rejected(parseMarket(specMarket({ settlementTime: 's'.repeat(1_000) }), { eventId: null })).reason;
+    expect(reason).toBe(`settlementTime: expected Unix seconds, got "${'s'.repeat(40)}"… (1000 characters)`);
   });
 
   it('a label longer than 256 characters is unreadable, not a rejection', () => {

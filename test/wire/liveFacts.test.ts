@@ -561,16 +561,18 @@ describe('live facts: a mostly broken page (degraded run keeps what it can read)
     expect(outOfRange).toMatchObject({ eventId: 'POLY-573100', status: 'open', closeTimeSec: 1785542399 });
   });
 
-  it('a market without an id or with a time that is not a number is quarantined; its sibling is kept', () => {
+  it('a market without an id is quarantined; one whose close time cannot be read is kept, tagged; their sibling is kept', () => {
     const event = ok(parseEventList(body, { provider: 'polymarket' }).events[4]);
     const wire = data[4]?.markets as Json[];
-    expect(marketsOf(event).map((m) => [m.marketId, m.eventId])).toEqual([['POLY-2471006', 'POLY-573101']]);
-    expect(event.rejectedMarkets.map((r) => [r.entityId, r.payload])).toEqual([
-      [null, wire[0]],
-      ['POLY-2471005', wire[1]],
+    expect(marketsOf(event).map((m) => [m.marketId, m.eventId])).toEqual([
+      ['POLY-2471005', 'POLY-573101'],
+      ['POLY-2471006', 'POLY-573101'],
     ]);
+    const [unreadableClose] = marketsOf(event) as [Market];
+    expect(unreadableClose.closeTimeSec).toBeNull();
+    expect(unreadableClose.drift).toContain(unreadableTag('closeTime'));
+    expect(event.rejectedMarkets.map((r) => [r.entityId, r.payload])).toEqual([[null, wire[0]]]);
     expect(event.rejectedMarkets[0]?.reason).toMatch(/marketId/);
-    expect(event.rejectedMarkets[1]?.reason).toMatch(/closeTime/);
   });
 });
 

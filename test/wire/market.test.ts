@@ -101,10 +101,6 @@ describe('parseMarket', () => {
     ['empty marketId', specMarket({ marketId: '' }), 'marketId: must not be empty'],
     ['numeric marketId', specMarket({ marketId: 12 }), 'marketId: expected string, got 12'],
     ['id longer than 256', specMarket({ marketId: 'M'.repeat(257) }), 'marketId: too long: 257 characters (max 256)'],
-    ['openTime not a number', specMarket({ openTime: 'abc' }), 'openTime: expected Unix seconds, got "abc"'],
-    ['closeTime as a boolean', specMarket({ closeTime: true }), 'closeTime: expected Unix seconds, got true'],
-    ['negative openTime', specMarket({ openTime: -5 }), 'openTime: must be >= 0, got -5'],
-    ['closeTime in milliseconds', specMarket({ closeTime: 1_800_000_000_000 }), 'closeTime: must be <= 253402300799, got 1800000000000'],
     ['settlementTime "NaN"', specMarket({ settlementTime: 'NaN' }), 'settlementTime: expected Unix seconds, got "NaN"'],
     [
       'resolveAt garbage',
@@ -157,6 +153,31 @@ describe('parseMarket', () => {
     ['missing openTime, the metadata copy stands in', without(specMarket(), 'openTime'), { openTimeSec: 1_700_000_000 }, []],
     ['closeTime as a string of seconds', specMarket({ closeTime: '1800000000' }), { closeTimeSec: 1_800_000_000 }, []],
     ['fractional openTime', specMarket({ openTime: 1_700_000_000.25 }), { openTimeSec: 1_700_000_000.25 }, []],
+    // An open or close time that cannot be read: null (or the metadata copy), tagged; the market stays.
+    [
+      'openTime not a number, the metadata copy stands in',
+      specMarket({ openTime: 'abc' }),
+      { openTimeSec: 1_700_000_000 },
+      [unreadableTag('openTime')],
+    ],
+    [
+      'negative openTime, the metadata copy stands in',
+      specMarket({ openTime: -5 }),
+      { openTimeSec: 1_700_000_000 },
+      [unreadableTag('openTime')],
+    ],
+    [
+      'closeTime as a boolean, no metadata',
+      without(specMarket({ closeTime: true }), 'metadata'),
+      { closeTimeSec: null },
+      [unreadableTag('closeTime'), DRIFT.missingCloseTime],
+    ],
+    [
+      'closeTime in milliseconds, no metadata',
+      without(specMarket({ closeTime: 1_800_000_000_000 }), 'metadata'),
+      { closeTimeSec: null },
+      [unreadableTag('closeTime'), DRIFT.missingCloseTime],
+    ],
     [
       'missing settlementTime and resolveAt',
       without(specMarket(), 'settlementTime'),
@@ -199,16 +220,15 @@ describe('parseMarket', () => {
   });
 
   it('the rejection carries the market id when readable', () => {
-    expect(rejected(parseMarket(specMarket({ openTime: 'x' }), { eventId: null })).entityId).toBe('POLY-558936');
+    expect(rejected(parseMarket(specMarket({ settlementTime: 'x' }), { eventId: null })).entityId).toBe('POLY-558936');
     expect(rejected(parseMarket(specMarket({ marketId: 12 }), { eventId: null })).entityId).toBeNull();
   });
 
   it('caps the list of problems', () => {
     expect(rejected(parseMarket({}, { eventId: null })).reason).toBe('marketId: required');
-    const payload = { openTime: 'a', closeTime: 'b', settlementTime: 'c', resolveAt: 'd', pricing: 1 };
-    expect(rejected(parseMarket(payload, { eventId: null })).reason).toBe(
-      'marketId: required; openTime: expected Unix seconds, got "a"; closeTime: expected Unix seconds, got "b"; ' +
-        'settlementTime: expected Unix seconds, got "c"; resolveAt: expected Unix seconds or an ISO 8601 date-time, got "d" (+1 more)',
+    const payload = { settlementTime: 'c', resolveAt: 'd', pricing: 1, buyYesPriceUsd: 'x', buyNoPriceUsd: 'y', sellYesPriceUsd: 'z' };
+    expect(rejected(parseMarket(payload, { eventId: null })).reason).toMatch(
+      /^marketId: required; settlementTime: expected Unix seconds, got "c"; resolveAt: expected Unix seconds or an ISO 8601 date-time, got "d"; .* \(\+\d+ more\)$/,
     );
   });
 });

@@ -7,7 +7,7 @@ import { hash32 } from '../world/prng.js';
 
 type Json = Record<string, unknown>;
 
-const MARKET_DEFECTS = ['idNotString', 'closeTimeNotNumber', 'nanPrice', 'nulTitle'] as const;
+const MARKET_DEFECTS = ['idNotString', 'settlementTimeNotNumber', 'nanPrice', 'nulTitle'] as const;
 const EVENT_DEFECTS = ['nulTitle', 'idNotString', 'idMissing'] as const;
 
 export type MarketDefect = (typeof MARKET_DEFECTS)[number];
@@ -34,13 +34,13 @@ export function malformMarket(market: Json, defect: MarketDefect): Json {
     case 'idNotString':
       market.marketId = hash32(0, 'id', String(market.marketId));
       break;
-    case 'closeTimeNotNumber':
-      market.closeTime = 'tomorrow';
+    case 'settlementTimeNotNumber':
+      market.settlementTime = 'tomorrow';
       break;
     case 'nanPrice': {
       const pricing = market.pricing as Json | undefined;
       if (pricing) pricing.buyYesPriceUsd = 'NaN';
-      else market.closeTime = 'tomorrow'; // a 2026-02 market has no pricing object to break
+      else market.settlementTime = 'tomorrow'; // a 2026-02 market has no pricing object to break
       break;
     }
     case 'nulTitle': {

@@ -126,7 +126,7 @@ describe('retries and failures', () => {
   });
 
   it('a single bad record is a rejection, not an error', async () => {
-    server = await startRecordingServer(() => ({ json: wireMarket('M-1', { closeTime: 'tomorrow' }) }));
+    server = await startRecordingServer(() => ({ json: wireMarket('M-1', { settlementTime: 'tomorrow' }) }));
     client = testClient(server.baseUrl);
     const market = await client.getMarket('M-1');
     expect(market.ok).toBe(false);
