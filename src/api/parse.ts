@@ -72,12 +72,14 @@ export function parseMarket(body: unknown, ctx: { eventId: string | null; reques
   return notRequested('marketId', ctx.requestedId, checked.value.marketId, body, checked.value.shape);
 }
 
-/**
- * GET /orderbook/{id}: a null body is a valid answer (isNull, empty sides). Never throws. The
- * book carries no id in any known shape; one that names another market is rejected.
- */
+/** The keys of a book's sides, in cents and in dollars. */
 const BOOK_SIDES = ['yes', 'no', 'yes_dollars', 'no_dollars'] as const;
 
+/**
+ * GET /orderbook/{id}: a null body is a valid answer (isNull, empty sides); an object with no side
+ * of the book is not. Never throws. The book carries no id in any known shape; one that names
+ * another market is rejected.
+ */
 export function parseOrderBook(body: unknown, ctx: { marketId: string }): Checked<OrderBook> {
   const checked = checkRecord(orderBookSchema, body);
   if (!checked.ok) return reject(ctx.marketId, checked, body);
