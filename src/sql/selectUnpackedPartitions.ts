@@ -21,8 +21,8 @@ export interface UnpackedPartition {
 /**
  * The partitions of the prediction schema's partitioned tables whose range ends at or before
  * `closedBefore` and that have an index not marked packed, oldest month first, at most `limit`;
- * not those with an index build in progress (another process packing them). Read from the catalog:
- * a partition's range is its bound as PostgreSQL prints it.
+ * not those with an index build in progress (another process packing them). Read from the catalog,
+ * ranges by prediction.month_partitions (0014).
  */
 export function selectUnpackedPartitions(sql: Queryable, closedBefore: Date, limit: number): Promise<UnpackedPartition[]> {
   return sql<UnpackedPartition[]>`
@@ -30,17 +30,13 @@ export function selectUnpackedPartitions(sql: Queryable, closedBefore: Date, lim
            b.range_start as "rangeStart", b.range_end as "rangeEnd",
            array_agg(x.indexrelid::regclass::text order by x.indexrelid) as indexes,
            array_agg(pg_relation_size(x.indexrelid)::float8 order by x.indexrelid) as "indexBytes"
-    from pg_inherits i
-    join pg_class parent on parent.oid = i.inhparent and parent.relkind = 'p'
+    from pg_class parent
     join pg_namespace pn on pn.oid = parent.relnamespace
-    join pg_class child on child.oid = i.inhrelid and child.relkind = 'r'
+    cross join lateral prediction.month_partitions(parent.oid) b
+    join pg_class child on child.oid = b.partition and child.relkind = 'r'
     join pg_index x on x.indrelid = child.oid and x.indisvalid
     join pg_class ic on ic.oid = x.indexrelid
-    cross join lateral (
-      select substring(pg_get_expr(child.relpartbound, child.oid) from 'FROM \\(''([^'']+)''\\)')::timestamptz as range_start,
-             substring(pg_get_expr(child.relpartbound, child.oid) from 'TO \\(''([^'']+)''\\)')::timestamptz as range_end
-    ) b
-    where pn.nspname = ${predictionSchema.schemaName} and b.range_end <= ${closedBefore.toISOString()}::timestamptz
+    where parent.relkind = 'p' and pn.nspname = ${predictionSchema.schemaName} and b.range_end <= ${closedBefore.toISOString()}::timestamptz
       and not exists (select from pg_stat_progress_create_index p where p.relid = child.oid)
     group by parent.relname, child.oid, b.range_start, b.range_end
     having bool_or(not coalesce(ic.reloptions @> array[${PACKED_INDEX_OPTION}], false))
