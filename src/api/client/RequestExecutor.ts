@@ -274,8 +274,11 @@ export class RequestExecutor {
     let waitMs = rateLimitWaitMs(headers, Date.now());
     if (waitMs === undefined) {
       const { initialMs, capMs } = this.options.defaultRateLimitPause;
-      waitMs = Math.min(capMs, initialMs * 2 ** this.#headerless429Streak);
-      this.#headerless429Streak += 1;
+      // The answers to requests already in flight when a pause began belong to that pause: only a
+      // 429 after it has ended doubles the next one, or one burst would reach the cap at once.
+      const during = this.#gate.isClosed() && this.#headerless429Streak > 0;
+      waitMs = Math.min(capMs, initialMs * 2 ** (during ? this.#headerless429Streak - 1 : this.#headerless429Streak));
+      if (!during) this.#headerless429Streak += 1;
     }
     if (waitMs > this.options.maxRateLimitWaitMs) {
       this.#fail(

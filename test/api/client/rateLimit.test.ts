@@ -145,6 +145,28 @@ describe('rate limiting', () => {
     expect(gaps[2]).toBeGreaterThanOrEqual(119);
   });
 
+  it('does not double the default pause for the 429s of requests already in flight when it began', async () => {
+    // Five requests in flight together (no answer before all five arrived), all answered 429
+    // without headers: one burst, one pause.
+    let allIn!: () => void;
+    const arrived = new Promise<void>((resolve) => (allIn = resolve));
+    server = await startRecordingServer(async (a) => {
+      if (a.index >= 5) return { json: wireMarket('M') };
+      if (a.index === 4) allIn();
+      await arrived;
+      return { status: 429 };
+    });
+    const pauses: number[] = [];
+    const logger = {
+      debug: () => {},
+      info: () => {},
+      warn: (fields: object) => void pauses.push((fields as { waitMs: number }).waitMs),
+    };
+    client = testClient(server.baseUrl, { defaultRateLimitPause: { initialMs: 30, capMs: 10_000 }, logger });
+    await Promise.all(['M-1', 'M-2', 'M-3', 'M-4', 'M-5'].map((id) => client.getMarket(id)));
+    expect(pauses).toEqual([30, 30, 30, 30, 30]);
+  });
+
   it('gives up with ApiRateLimitedError after maxRateLimitRetries', async () => {
     server = await startRecordingServer(() => ({ status: 429, headers: { 'retry-after': '0.001' } }));
     client = testClient(server.baseUrl, { maxRateLimitRetries: 3 });
