@@ -104,10 +104,7 @@ export function liveMarket(overrides: Record<string, unknown> = {}): Record<stri
     team: null,
     outcomes: ['Yes', 'No'],
     clobTokenIds: ['1111', '2222'],
-    marketOptions: [
-      { label: 'Yes', buyYes: true },
-      { label: 'No', buyYes: false },
-    ],
+    marketOptions: [{ label: 'Yes', buyYes: 650000 }],
     sportsMarketType: null,
     sportsLine: null,
     gameNumber: null,

@@ -74,11 +74,7 @@ export function renderLiveMarket(state: WorldState, m: SimMarket, opts: LiveMark
     team: null,
     outcomes: ['Yes', 'No'],
     clobTokenIds: clobTokenIds(seed, m.marketId),
-    // As recorded in July and typed by the 2026-07-02 OpenAPI: one option a side, flagged.
-    marketOptions: [
-      { label: 'Yes', buyYes: true },
-      { label: 'No', buyYes: false },
-    ],
+    marketOptions: [{ label: m.title, buyYes: pricing.buyYesPriceUsd }],
     sportsMarketType: teams ? 'moneyline' : null,
     sportsLine: null,
     gameNumber: null,
