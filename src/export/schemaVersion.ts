@@ -27,9 +27,11 @@ export function isMigrated(schema: SchemaVersion): boolean {
   return schema.migrations >= journalEntries().length;
 }
 
+/** The migrations this build ships (its journal), read once. */
+let journal: { when: number; tag: string }[] | undefined;
 function journalEntries(): { when: number; tag: string }[] {
-  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
-    entries: { when: number; tag: string }[];
-  };
-  return journal.entries;
+  journal ??= (
+    JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number; tag: string }[] }
+  ).entries;
+  return journal;
 }

@@ -1,8 +1,7 @@
 import type { PredictionClient } from '../api/client/index.js';
 import { errorChainMessage } from '../errors/errorChainMessage.js';
 import type { Sql } from '../db/connect.js';
-import { settingsOf } from '../db/openPool.js';
-import { withDeadline } from '../db/withDeadline.js';
+import { withStatementDeadline } from '../db/withStatementDeadline.js';
 import type { WriteFence } from '../sql/acquireWriteLock.js';
 import { LeaseLostError } from '../lease/LeaseLostError.js';
 import { finishRun, startRun, type RunTotals } from '../sql/ingestRuns.js';
@@ -60,8 +59,7 @@ export async function runJob(
   const startedAt = now();
   // Opening and closing the run are single statements: over a hung connection they are abandoned
   // too, so a run's end cannot hang its process (the next run relabels a run left 'running').
-  const { statementDeadlineMs: deadlineMs } = settingsOf(sql);
-  const runId = await withDeadline('opening the run', deadlineMs, () => startRun(sql, job, startedAt));
+  const runId = await withStatementDeadline(sql, 'opening the run', () => startRun(sql, job, startedAt));
   const totals = new SyncTotals();
   const ctx: SyncContext = {
     sql,
@@ -82,7 +80,7 @@ export async function runJob(
     await work(ctx);
   } catch (error) {
     const status = options.signal?.aborted ? 'aborted' : 'failed';
-    await withDeadline('closing the run', deadlineMs, () =>
+    await withStatementDeadline(sql, 'closing the run', () =>
       finishRun(sql, runId, status, totals.toRunTotals(), now(), errorChainMessage(error)),
     ).catch(() => {});
     throw error;
@@ -95,7 +93,7 @@ export async function runJob(
   const status = aborted ? 'aborted' : degradation !== null ? 'degraded' : 'succeeded';
   const finishedAt = now();
   const runTotals = totals.toRunTotals();
-  await withDeadline('closing the run', deadlineMs, () =>
+  await withStatementDeadline(sql, 'closing the run', () =>
     finishRun(sql, runId, status, runTotals, finishedAt, aborted ? abortText(options.signal?.reason) : degradation),
   );
   return {
