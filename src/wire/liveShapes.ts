@@ -23,12 +23,8 @@ export const livePricingSchema = z.strictObject({
   volume: z.int().nonnegative(),
 });
 
-/**
- * One of `marketOptions`. The sources give `buyYes` no type: the fixtures written from the July
- * recordings carry a flag (true on the Yes option), the simulator the option's YES ask in micro-USD
- * (as pricing.buyYesPriceUsd).
- */
-export const liveMarketOptionSchema = z.strictObject({ label: text, buyYes: z.union([z.boolean(), microUsdPrice]) });
+/** One of `marketOptions`: a flag, true on the Yes option (the July recordings; the 2026-07-02 OpenAPI types it boolean). */
+export const liveMarketOptionSchema = z.strictObject({ label: text, buyYes: z.boolean() });
 
 /**
  * A market, flat since 2026-06-18: no `metadata`, no `settlementTime`. `eventId` only on

@@ -104,7 +104,10 @@ export function liveMarket(overrides: Record<string, unknown> = {}): Record<stri
     team: null,
     outcomes: ['Yes', 'No'],
     clobTokenIds: ['1111', '2222'],
-    marketOptions: [{ label: 'Yes', buyYes: 650000 }],
+    marketOptions: [
+      { label: 'Yes', buyYes: true },
+      { label: 'No', buyYes: false },
+    ],
     sportsMarketType: null,
     sportsLine: null,
     gameNumber: null,

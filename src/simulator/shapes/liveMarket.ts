@@ -74,7 +74,11 @@ export function renderLiveMarket(state: WorldState, m: SimMarket, opts: LiveMark
     team: null,
     outcomes: ['Yes', 'No'],
     clobTokenIds: clobTokenIds(seed, m.marketId),
-    marketOptions: [{ label: m.title, buyYes: pricing.buyYesPriceUsd }],
+    // As recorded in July and typed by the 2026-07-02 OpenAPI: one option a side, flagged.
+    marketOptions: [
+      { label: 'Yes', buyYes: true },
+      { label: 'No', buyYes: false },
+    ],
     sportsMarketType: teams ? 'moneyline' : null,
     sportsLine: null,
     gameNumber: null,
