@@ -5,11 +5,10 @@
  * - `writer`: the page and batch writes, run bookkeeping and every other query of a job;
  * - `probe`: readiness checks, which must answer in seconds or report the database as not ready;
  * - `migration`: schema changes, which may legitimately rewrite or index a large table;
- * - `lease`: taking, renewing and checking a job's lease or lock, always short;
  * - `export`: the long reads of `export`, which stream a table for minutes;
  * - `maintenance`: rebuilding the indexes of a closed month's partitions (packClosedPartitions).
  */
-export type DatabaseRole = 'writer' | 'probe' | 'migration' | 'lease' | 'export' | 'maintenance';
+export type DatabaseRole = 'writer' | 'probe' | 'migration' | 'export' | 'maintenance';
 
 export interface SessionSettings {
   /** statement_timeout: the server cancels a statement running longer (SQLSTATE 57014). */
@@ -98,17 +97,6 @@ export const ROLE_SETTINGS: Readonly<Record<DatabaseRole, Readonly<SessionSettin
   // A session-level wait for another process's migration is a lock wait too: such a wait must
   // raise lock_timeout for itself (set local lock_timeout) if it may last longer.
   migration: Object.freeze(migrationSettings()),
-  // Leases and heartbeats: single-row statements. A heartbeat that cannot answer within seconds
-  // must fail, so the job stops writing before another instance may take over.
-  lease: Object.freeze({
-    statementTimeoutMs: 5_000,
-    lockTimeoutMs: 3_000,
-    idleInTransactionTimeoutMs: 5_000,
-    connectTimeoutSec: 5,
-    transactionDeadlineMs: 10_000,
-    statementDeadlineMs: 8_000,
-    answerDeadlineMs: 15_000,
-  }),
   // The export's reads are long and few: the COPY of a table's changed days is one statement that
   // streams for as long as the table takes (minutes for tens of millions of rows), and its
   // repeatable-read transaction waits between statements while DuckDB loads the last chunk. The

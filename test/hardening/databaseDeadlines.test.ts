@@ -111,15 +111,6 @@ describe('every session carries the timeouts of its role', () => {
       },
     ],
     [
-      'lease',
-      {
-        statement_timeout: 5_000,
-        lock_timeout: 3_000,
-        idle_in_transaction_session_timeout: 5_000,
-        application_name: 'prediction-ingest lease',
-      },
-    ],
-    [
       'migration',
       {
         statement_timeout: 900_000,
