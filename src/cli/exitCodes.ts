@@ -12,8 +12,9 @@ export const ExitCode = {
   /** The upstream API stayed unavailable after retries. */
   upstreamUnavailable: 5,
   /**
-   * The run finished but read its upstream badly: it rejected more than MAX_REJECTED_PERCENT of the
-   * records, a whole listing page, or received nothing. What it could read is stored; the message
+   * The run finished but read its upstream badly: it rejected or could not fetch more than
+   * MAX_REJECTED_PERCENT of the records, rejected a whole listing page, gave a listing up, or
+   * received nothing. What it could read is stored; the message
    * names the most common rejection reasons. Usually the upstream changed shape.
    */
   degraded: 6,

@@ -1,4 +1,5 @@
 import PQueue from 'p-queue';
+import { ApiPaginationError } from '../api/client/index.js';
 import { ENDPOINTS } from '../api/endpoints/requests.js';
 import { ALL_CATEGORIES } from '../domain/types.js';
 import { recordCoverage, type CoverageUpdate } from '../sql/recordCoverage.js';
@@ -25,7 +26,8 @@ export const WHOLE_PAGE_MIN_RECORDS = 5;
  * each page on its own. Sorted by beginAt (ascending, ties by id upstream): unlike volume, it does
  * not reshuffle while we page. Returns the events whose embedded market list came back missing.
  * An abort of the context's signal ends it quietly: committed pages stay, listings not started
- * are skipped, and the pages cut short are not an error.
+ * are skipped, and the pages cut short are not an error. A listing whose paging cannot be followed
+ * is given up alone (SyncTotals.cutListings).
  */
 export async function crawlListings(ctx: SyncContext): Promise<{ eventId: string; provider: string }[]> {
   const missingMarkets: { eventId: string; provider: string }[] = [];
@@ -36,7 +38,10 @@ export async function crawlListings(ctx: SyncContext): Promise<{ eventId: string
     void listings.add(async () => {
       if (failure || ctx.signal?.aborted) return;
       await crawlOne(ctx, listing, missingMarkets).catch((error: unknown) => {
-        if (!isAbortOf(error, ctx.signal)) failure ??= { error };
+        // Paging that cannot be followed ends that listing only: its pages so far are kept, its
+        // coverage stays incomplete, and the run is degraded (assessIntake) rather than failed.
+        if (error instanceof ApiPaginationError) ctx.totals.cutListings.push(`${listing.provider}/${listing.category}: ${error.message}`);
+        else if (!isAbortOf(error, ctx.signal)) failure ??= { error };
       });
     });
   }

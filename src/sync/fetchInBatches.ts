@@ -15,6 +15,11 @@ export interface BatchOptions<T> {
   /** Checked before each batch; calls it drops (ApiRequestAbortedError) end the work without error. */
   signal?: AbortSignal | undefined;
   onNotFound?: (item: T) => void;
+  /**
+   * Asked about any other failure of one item's fetch: true if it concerns that item alone, which is
+   * then skipped like a 404; false (the default) stops the work like any failure.
+   */
+  skipFailed?: (item: T, error: unknown) => boolean;
   now: () => Date;
 }
 
@@ -56,7 +61,7 @@ export async function fetchInBatches<T, R>(
           fetched.results.push({ item, result, at: options.now() });
         } catch (error) {
           if (error instanceof ApiNotFoundError) options.onNotFound?.(item);
-          else if (!isAbortOf(error, options.signal)) fetched.failure ??= error;
+          else if (!isAbortOf(error, options.signal) && options.skipFailed?.(item, error) !== true) fetched.failure ??= error;
         }
       }),
     );

@@ -3,6 +3,7 @@ import { selectOrderBookTargets } from '../sql/selectSyncTargets.js';
 import { writeOrderBooks, type FetchedOrderBooks } from '../store/writeOrderBooks.js';
 import { linkSignals } from '../signals/linkSignals.js';
 import { fetchInBatches } from './fetchInBatches.js';
+import { UnavailableBooks } from './unavailableBooks.js';
 import type { SyncContext } from './SyncContext.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
 
@@ -77,7 +78,7 @@ function handOverSignal(startMs: number, deadline: Date | undefined): { signal?:
  * Fetches the order books of open markets in priority order (stale first, then volume, then
  * nearest close), writing them in transactions of about LEVELS_PER_WRITE levels (a crash loses at
  * most those, fetched again next time). Returns how many books were written. An abort writes
- * what had arrived and returns.
+ * what had arrived and returns. A book the upstream could not fetch is skipped (UnavailableBooks).
  */
 export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): Promise<number> {
   if (ctx.signal?.aborted) return 0;
@@ -103,10 +104,15 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   const handOver = handOverSignal(startMs, options.deadline);
   const stop = linkSignals([ctx.signal, handOver.signal].filter((s): s is AbortSignal => s !== undefined));
   const client = ctx.client.withSignal(handOver.signal);
+  const unavailable = new UnavailableBooks();
   try {
     await fetchInBatches(
       targets,
-      (marketId) => client.getOrderBook(marketId),
+      async (marketId) => {
+        const book = await client.getOrderBook(marketId);
+        unavailable.answered();
+        return book;
+      },
       async (results, observedAt) => {
         const books = results.map((r) => r.result);
         pending.push({ books, observedAt });
@@ -118,9 +124,17 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
         signal: stop.signal,
         now: ctx.now,
         onNotFound: () => void ctx.totals.notFound++,
+        skipFailed: unavailable.skip,
       },
     );
+  } catch (error) {
+    throw unavailable.outage(error) ?? error;
   } finally {
+    ctx.totals.unavailable += unavailable.skipped;
+    if (unavailable.skipped > 0) {
+      const books = unavailable.skipped === 1 ? 'order book was' : 'order books were';
+      ctx.totals.notice(`${unavailable.skipped} ${books} skipped: the upstream answered 502 after every retry (fetched again next sweep)`);
+    }
     handOver.dispose();
     stop.dispose();
     await flush();

@@ -8,6 +8,10 @@ export class SyncTotals {
   readonly writes: WriteCounts = emptyCounts();
   /** Detail or order-book fetches answered 404: the record is gone upstream. */
   notFound = 0;
+  /** Listings given up before their end (ApiPaginationError), as `provider/category: why`. */
+  readonly cutListings: string[] = [];
+  /** Order books the upstream could not fetch (502 after every retry), skipped (UnavailableBooks). */
+  unavailable = 0;
   /** Listing pages of WHOLE_PAGE_MIN_RECORDS or more records that had every one of them rejected. */
   allRejectedPages = 0;
   /**
@@ -30,7 +34,13 @@ export class SyncTotals {
 
   intake(): IntakeTotals {
     const { recordsByEndpoint, rejectionReasons } = this.writes;
-    return { recordsByEndpoint, rejectionReasons, allRejectedPages: this.allRejectedPages };
+    return {
+      recordsByEndpoint,
+      rejectionReasons,
+      allRejectedPages: this.allRejectedPages,
+      unavailable: this.unavailable,
+      cutListings: this.cutListings,
+    };
   }
 
   toRunTotals(): RunTotals {

@@ -6,6 +6,8 @@ const totals = (overrides: Partial<IntakeTotals> = {}): IntakeTotals => ({
   recordsByEndpoint: { '/events': counts(50, 40, 0), '/events#markets': counts(0, 100, 5) },
   rejectionReasons: { 'markets[].closeTime: expected Unix seconds': 5 },
   allRejectedPages: 0,
+  unavailable: 0,
+  cutListings: [],
   ...overrides,
 });
 const policy = { maxRejectedPercent: 5, expectRecords: true };
@@ -37,6 +39,26 @@ describe('assessIntake', () => {
     const empty = totals({ recordsByEndpoint: {}, rejectionReasons: {} });
     expect(assessIntake(empty, policy)).toBe('the upstream sent no records');
     expect(assessIntake(empty, { ...policy, expectRecords: false })).toBeNull();
+  });
+
+  it('counts the books the upstream could not fetch with the rejected records', () => {
+    // 5 rejected + 6 unavailable of 195 + 6 asked: 5.5 %, where the 5 rejected alone are 2.6 %.
+    expect(assessIntake(totals({ unavailable: 6 }), policy)).toBe(
+      'rejected 5 and could not fetch 6 of 201 records (5.5 %, more than 5 %); most common reasons: markets[].closeTime: expected Unix seconds (5)',
+    );
+    expect(assessIntake(totals({ unavailable: 5 }), policy)).toBeNull();
+    const nothingRead = totals({ recordsByEndpoint: {}, rejectionReasons: {}, unavailable: 3 });
+    expect(assessIntake(nothingRead, policy)).toBe('rejected 0 and could not fetch 3 of 3 records (100.0 %, more than 5 %)');
+  });
+
+  it('degrades a run that gave a listing up before its end, whatever it read', () => {
+    const cut = ['polymarket/sports: the page at start=20 did not advance'];
+    expect(
+      assessIntake(totals({ cutListings: cut, rejectionReasons: {}, recordsByEndpoint: { '/events': counts(20, 0, 0) } }), policy),
+    ).toBe('1 listing was given up before the end: polymarket/sports: the page at start=20 did not advance');
+    expect(assessIntake(totals({ cutListings: cut, recordsByEndpoint: {}, rejectionReasons: {} }), policy)).toBe(
+      '1 listing was given up before the end: polymarket/sports: the page at start=20 did not advance; the upstream sent no records',
+    );
   });
 
   it('follows the configured share: 100 % never degrades on the share alone', () => {
