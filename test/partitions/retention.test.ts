@@ -100,6 +100,15 @@ describe('time partitions and retention', () => {
     // Before the horizon: absent, never "not observed" (no row) or a stale value.
     const [before] = await db.sql`select * from analytics.price_as_of('M1', ${utc(2, 20)})`;
     expect(before).toMatchObject({ history_absent: true, status: null, buy_yes_usd: null, quote_observed_at: null });
+    // Absent only for a market seen by then: one first seen later, or never, has no row, as without retention.
+    expect(await db.sql`select * from analytics.price_as_of('M1', ${utc(1, 5)})`).toHaveLength(0);
+    expect(await db.sql`select * from analytics.price_as_of('NEVER', ${utc(2, 20)})`).toHaveLength(0);
+    const universe = async (at: Date) =>
+      (await db.sql`select market_id from analytics.prices_as_of(${at}::timestamptz) order by 1`).map((r) => r.market_id);
+    expect(await universe(utc(1, 5))).toEqual([]);
+    expect(await universe(utc(2, 20))).toEqual(['M1', 'QUIET']);
+    const unknown = await db.sql`select history_absent from analytics.prices_as_of(array['NEVER'], array[${utc(2, 20)}]::timestamptz[])`;
+    expect(unknown.map((r) => r.history_absent)).toEqual([false]);
     // After it, a market whose quote in force was first observed before the horizon: absent too.
     const [quiet] = await db.sql`select * from analytics.price_as_of('QUIET', ${utc(3, 20)})`;
     expect(quiet).toMatchObject({ history_absent: true, buy_yes_usd: null });
