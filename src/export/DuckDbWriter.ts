@@ -1,4 +1,4 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { quoteIdentifier as quote } from '../sql/sqlNames.js';
 import { csvReadType, parquetValue } from './columnTransfer.js';
 import type { ExportTable } from './ExportTable.js';
@@ -40,6 +40,9 @@ export class DuckDbWriter {
   ) {}
 
   static async open(options: WriterOptions): Promise<DuckDbWriter> {
+    // Loaded here, not on import: its native bindings are needed by `export` alone, and every other
+    // command (`--help` included) must run where they are missing or cannot load.
+    const { DuckDBInstance } = await import('@duckdb/node-api');
     const instance = await DuckDBInstance.create(':memory:', {
       memory_limit: options.memoryLimit ?? '64MB',
       threads: String(options.threads ?? 2),

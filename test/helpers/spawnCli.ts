@@ -17,9 +17,14 @@ export interface RunningCli {
  * Starts `prediction-ingest <args>` as a child process with exactly the given environment.
  * `ownProcessGroup` makes it the leader of a process group, as a shell does for a command: a
  * signal to the group (`process.kill(-pid, ...)`) then reaches it and its children, as Ctrl-C does.
+ * `nodeArgs` go to node before the rest (`--import` of a module that changes what can be loaded).
  */
-export function spawnCli(args: string[], env: Record<string, string>, options: { ownProcessGroup?: boolean } = {}): RunningCli {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+export function spawnCli(
+  args: string[],
+  env: Record<string, string>,
+  options: { ownProcessGroup?: boolean; nodeArgs?: string[] } = {},
+): RunningCli {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/cli/main.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
