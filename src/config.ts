@@ -15,16 +15,21 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-const positiveInt = (name: string) =>
+/** A positive integer, at most `max` where a larger one would overflow a timer or a date downstream. */
+const positiveInt = (name: string, max?: number) =>
   z.string().transform((raw, ctx) => {
     const trimmed = raw.trim();
     const n = Number(trimmed);
-    if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(n) || n <= 0) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be a positive integer, got ${JSON.stringify(raw)}` });
+    if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(n) || n <= 0 || (max !== undefined && n > max)) {
+      const range = max === undefined ? '' : ` up to ${max}`;
+      ctx.addIssue({ code: 'custom', message: `${name} must be a positive integer${range}, got ${JSON.stringify(raw)}` });
       return z.NEVER;
     }
     return n;
   });
+
+/** A day in seconds: the bound of settings that become timers (Node's longest timer is 24.8 days). */
+const DAY_SEC = 86_400;
 
 /** A comma-separated list whose every item passes `accepts`; `describe` says what an item may be. */
 const csvOf = (name: string, describe: string, accepts: (item: string) => boolean) =>
@@ -97,6 +102,15 @@ const apiUrl = (name: string) =>
     const parsed = parseUrl(raw);
     if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
       ctx.addIssue({ code: 'custom', message: `${name} must be a http: or https: URL, got ${showUrl(raw)}` });
+      return z.NEVER;
+    }
+    if (parsed.search !== '' || parsed.hash !== '') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `${name} must not have a query or fragment (?… or #…): the client sends its own parameters, and the URL is ` +
+          'stored where database readers can see it; put the API key in PREDICTION_API_KEY',
+      });
       return z.NEVER;
     }
     if (parsed.username !== '' || parsed.password !== '') {
@@ -232,7 +246,7 @@ const envSchema = z.object({
    * 5 s more than it (src/db/sessionSettings.ts, writerSettings). Raise it for a database that is
    * slow but working; a hung one then takes as much longer to give up on (sync exits 4). Default 20.
    */
-  PREDICTION_DB_STATEMENT_TIMEOUT_SEC: positiveInt('PREDICTION_DB_STATEMENT_TIMEOUT_SEC').default(20),
+  PREDICTION_DB_STATEMENT_TIMEOUT_SEC: positiveInt('PREDICTION_DB_STATEMENT_TIMEOUT_SEC', DAY_SEC).default(20),
   /**
    * Base URL of the API, including the `/prediction/v1` prefix. No `user:password@`; https: unless
    * the host is loopback (the simulator) or PREDICTION_ALLOW_INSECURE_HTTP is true.
@@ -263,7 +277,7 @@ const envSchema = z.object({
   /** Where the embedded Postgres keeps its files. */
   DATA_DIR: nonEmpty('DATA_DIR').default('./data'),
   /** Port of the embedded Postgres on 127.0.0.1 (used only without DATABASE_URL). */
-  EMBEDDED_PG_PORT: positiveInt('EMBEDDED_PG_PORT').default(54329),
+  EMBEDDED_PG_PORT: positiveInt('EMBEDDED_PG_PORT', 65_535).default(54329),
   /** When the service crawls the listings (UTC cron). Default: every 10 minutes. */
   CRAWL_SCHEDULE: cronExpression('CRAWL_SCHEDULE').default('*/10 * * * *'),
   /** When the service refreshes markets and events that left the listings or near their close. Default: every 15 minutes. */
@@ -271,20 +285,20 @@ const envSchema = z.object({
   /** When the service sweeps order books; each sweep runs until the next tick. Default: every minute. */
   ORDERBOOK_SCHEDULE: cronExpression('ORDERBOOK_SCHEDULE').default('* * * * *'),
   /** Every open market's book is fetched at least this often, budget permitting (stalest first). Default 3600. */
-  ORDERBOOK_MAX_AGE_SEC: positiveInt('ORDERBOOK_MAX_AGE_SEC').default(3600),
+  ORDERBOOK_MAX_AGE_SEC: positiveInt('ORDERBOOK_MAX_AGE_SEC', 365 * DAY_SEC).default(3600),
   /**
    * Months of price, order-book and state history to keep besides the current one: older monthly
    * partitions are dropped whole (and recorded in prediction.dropped_partitions) when a crawl or a
    * sync ends. Unset: everything is kept (the default).
    */
-  PREDICTION_RETENTION_MONTHS: positiveInt('PREDICTION_RETENTION_MONTHS').optional(),
+  PREDICTION_RETENTION_MONTHS: positiveInt('PREDICTION_RETENTION_MONTHS', 1_200).optional(),
   /**
    * Lifetime in seconds of a job's lease (the `sync` command's and each service job's), renewed
    * every third of it while the job runs. A process that crashed keeps its jobs from running
    * elsewhere this long, and one that cannot reach the database for this long stops writing.
    * Default 30.
    */
-  PREDICTION_LEASE_TTL_SEC: positiveInt('PREDICTION_LEASE_TTL_SEC').default(DEFAULT_LEASE_TTL_SEC),
+  PREDICTION_LEASE_TTL_SEC: positiveInt('PREDICTION_LEASE_TTL_SEC', DAY_SEC).default(DEFAULT_LEASE_TTL_SEC),
   /** Address of the /healthz, /readyz and /metrics server. Default 127.0.0.1 (0.0.0.0 inside a container). */
   OPS_HOST: host('OPS_HOST').default('127.0.0.1'),
   /** Port of that server; 0 picks a free one. Default 9464. */

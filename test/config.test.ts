@@ -65,6 +65,16 @@ describe('parseConfig', () => {
     ['MAX_REJECTED_PERCENT', '-1', 'MAX_REJECTED_PERCENT must be a percentage from 0 to 100, got "-1"'],
     ['PREDICTION_CATEGORIES', 'crypto,weather', 'PREDICTION_CATEGORIES must be a comma-separated list of'],
     ['PREDICTION_API_URL', 'ftp://x', 'PREDICTION_API_URL must be a http: or https: URL, got "ftp://x"'],
+    // Past these a timer overflows, or a date: refused here rather than failing later as something else.
+    [
+      'PREDICTION_DB_STATEMENT_TIMEOUT_SEC',
+      '3000000',
+      'PREDICTION_DB_STATEMENT_TIMEOUT_SEC must be a positive integer up to 86400, got "3000000"',
+    ],
+    ['PREDICTION_LEASE_TTL_SEC', '10000000', 'PREDICTION_LEASE_TTL_SEC must be a positive integer up to 86400, got "10000000"'],
+    ['EMBEDDED_PG_PORT', '70000', 'EMBEDDED_PG_PORT must be a positive integer up to 65535, got "70000"'],
+    ['ORDERBOOK_MAX_AGE_SEC', '99999999999', 'ORDERBOOK_MAX_AGE_SEC must be a positive integer up to 31536000'],
+    ['PREDICTION_RETENTION_MONTHS', '5000', 'PREDICTION_RETENTION_MONTHS must be a positive integer up to 1200, got "5000"'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of'],
     ['LOG_FORMAT', 'yaml', 'LOG_FORMAT must be one of auto, pretty, json, got "yaml"'],
   ])('names %s in the error for %j', (name, value, message) => {
@@ -100,6 +110,15 @@ describe('parseConfig', () => {
     const unparsable = catchError(() => parseConfig({ PREDICTION_API_URL: 'https://user:s3cret-pw@' }));
     expect(unparsable.message).toContain('PREDICTION_API_URL must be a http: or https: URL');
     expect(unparsable.message).not.toContain('s3cret');
+  });
+
+  it('refuses a query or fragment in PREDICTION_API_URL without echoing it: a key put there would be stored in clear', () => {
+    for (const url of ['https://api.example.test/prediction/v1?api_key=s3cret-key', 'https://api.example.test/prediction/v1#s3cret-key']) {
+      const error = catchError(() => parseConfig({ PREDICTION_API_URL: url }));
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error.message).toMatch(/PREDICTION_API_URL must not have a query or fragment/);
+      expect(error.message).not.toContain('s3cret');
+    }
   });
 
   it('refuses plain http: for a host that is not loopback unless PREDICTION_ALLOW_INSECURE_HTTP=true', () => {
