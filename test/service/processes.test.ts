@@ -1,8 +1,9 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
 import { runCli } from '../helpers/runCli.js';
 import { EVERY_SECOND, startTestService } from '../helpers/serviceHarness.js';
@@ -10,6 +11,7 @@ import { spawnCli } from '../helpers/spawnCli.js';
 import { API_KEY, startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 import { freePort } from '../helpers/freePort.js';
+import { withoutCredentials } from '../../src/net/withoutCredentials.js';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -30,6 +32,12 @@ const serveEnv = (databaseUrl: string) => ({
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Roles belong to the server, not to a test's database: dropped once that database is gone. */
+async function dropRole(role: string): Promise<void> {
+  const admin = postgres(inject('pgAdminUrl'), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop role if exists ${role}`).finally(() => admin.end());
+}
 
 describe('the service as a process', () => {
   it('on SIGTERM mid-run: exits 0 within the bound, sends nothing more, leaves no run open', async () => {
@@ -138,6 +146,66 @@ describe('the service as a process', () => {
       } catch {
         // Already gone.
       }
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('the demo on DATABASE_URL prints it without its password, and refuses a database that holds another upstream', async () => {
+    const db = await createTestDatabase();
+    // A login of its own, whose password the demo must not print.
+    const role = `demo_${process.pid}`;
+    await db.sql.unsafe(`create role ${role} login superuser password 'Hunter2-Secret'`);
+    const url = new URL(db.url);
+    url.username = role;
+    url.password = 'Hunter2-Secret';
+    const withPassword = url.href;
+    try {
+      const demo = spawnCli(['demo'], { DATABASE_URL: withPassword, OPS_PORT: '0' }, { ownProcessGroup: true });
+      try {
+        await demo.waitFor(/Ctrl-C stops it/, 90_000);
+        process.kill(-demo.child.pid!, 'SIGINT');
+        expect(await demo.exited).toBe(0);
+      } finally {
+        try {
+          process.kill(-demo.child.pid!, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+      const printed = demo.stdout() + demo.stderr();
+      expect(printed).toContain(`data arrives in ${withoutCredentials(withPassword)}`);
+      expect(printed).toContain(`psql "$DATABASE_URL" -c`);
+      expect(printed).not.toContain('Hunter2-Secret');
+
+      await db.sql`update prediction.upstream_sources set api_url = 'https://elsewhere.example/prediction/v1'`;
+      const refused = await runCli(['demo'], { DATABASE_URL: withPassword, OPS_PORT: '0' });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(
+        'This database holds data from https://elsewhere.example/prediction/v1: the demo would mix its simulated data into it. Run the demo without DATABASE_URL',
+      );
+      expect(refused.stderr).not.toContain('--allow-upstream-change');
+    } finally {
+      await db.close();
+      await dropRole(role);
+    }
+  }, 120_000);
+
+  it('says why the embedded Postgres could not start on a port already taken, instead of hanging or exiting silently', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'prediction-busy-port-'));
+    await chmod(dataDir, 0o755);
+    // Something that is not Postgres holds the port.
+    const squatter = createServer((socket) => socket.destroy());
+    const port = await new Promise<number>((resolve) =>
+      squatter.listen(0, '127.0.0.1', () => resolve((squatter.address() as AddressInfo).port)),
+    );
+    try {
+      const result = await runCli(['status'], { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port) });
+      expect(result.code).not.toBe(0);
+      expect(result.code).not.toBe(13);
+      expect(result.stderr).toContain(`Could not start the embedded Postgres in ${path.join(dataDir, 'pg')} on port ${port}`);
+      expect(result.stderr).toContain('EMBEDDED_PG_PORT');
+    } finally {
+      squatter.close();
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import type { Config } from '../../config.js';
+import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { startSimulator, type WireShape } from '../../simulator/index.js';
+import { UpstreamMismatchError } from '../../sql/recordUpstream.js';
+import { usageError } from '../cliError.js';
 import { runServiceUntilSignal } from '../runServiceUntilSignal.js';
 import { shapeOption } from './simulate.js';
 
@@ -50,12 +53,15 @@ export function registerDemo(program: Command, deps: { getConfig: () => Readonly
           allowUpstreamChange: false,
           embeddedDatabase: 'prediction_demo',
           onStarted: ({ databaseUrl, opsUrl }) => {
+            // DATABASE_URL may hold a password: shown without it, and psql is pointed at the variable.
+            const where = base.databaseUrl === undefined ? databaseUrl : withoutCredentials(databaseUrl);
+            const psql = base.databaseUrl === undefined ? `psql ${databaseUrl}` : 'psql "$DATABASE_URL"';
             process.stderr.write(
               [
                 `prediction-ingest demo: a simulated upstream at ${sim.url} (world at ${DEMO_SPEED}x speed)`,
-                `  data arrives in ${databaseUrl}`,
-                `  try:   psql ${databaseUrl} -c 'select market_id, title, status, implied_yes_probability, yes_spread_usd from analytics.market_latest limit 10'`,
-                `         psql ${databaseUrl} -c 'select * from prediction.ingest_runs order by run_id desc limit 5'`,
+                `  data arrives in ${where}`,
+                `  try:   ${psql} -c 'select market_id, title, status, implied_yes_probability, yes_spread_usd from analytics.market_latest limit 10'`,
+                `         ${psql} -c 'select * from prediction.ingest_runs order by run_id desc limit 5'`,
                 `  ops:   ${opsUrl}/metrics   ${opsUrl}/readyz`,
                 '  Ctrl-C stops it.',
                 '',
@@ -63,6 +69,12 @@ export function registerDemo(program: Command, deps: { getConfig: () => Readonly
             );
           },
         });
+      } catch (error) {
+        if (!(error instanceof UpstreamMismatchError)) throw error;
+        throw usageError(
+          `${error.message.replace(/, not from PREDICTION_API_URL=.*$/s, '')}: the demo would mix its simulated data into it. ` +
+            'Run the demo without DATABASE_URL (on its own embedded database), or point DATABASE_URL at an empty database',
+        );
       } finally {
         await sim.stop();
       }
