@@ -18,6 +18,14 @@ import { registerSync } from './commands/sync.js';
 
 limitHeapGrowth();
 
+// A reader that stopped early (`| head`) is not a failure: what it did not read is dropped, and the
+// command ends with its own exit code rather than an unhandled 'error' event and its stack.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 const program = new Command('prediction-ingest')
   .description('Ingests the Prediction Market Read API into a historical Postgres database.')
   .showHelpAfterError()
