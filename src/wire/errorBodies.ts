@@ -16,6 +16,8 @@ export const serviceErrorBodySchema = z.strictObject({
   code: z.string().optional(),
   param: z.string().optional(),
   request_id: z.string(),
+  /** In the published ErrorResponse (OpenAPI 2026-07-02), not yet seen in an answer. */
+  doc_url: z.string().optional(),
 });
 
 export type GatewayErrorBody = z.output<typeof gatewayErrorBodySchema>;

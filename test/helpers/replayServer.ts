@@ -79,7 +79,7 @@ export async function startReplayServer(options: { apiKey?: string } = {}): Prom
   const answer = (pathname: string, q: URLSearchParams): [number, unknown] => {
     const notFound = (what: string): [number, unknown] => [
       404,
-      { type: 'not_found_error', message: `${what} not found`, request_id: `replay-${nextRequestId++}` },
+      { type: 'invalid_request_error', message: `${what} not found`, request_id: `replay-${nextRequestId++}` },
     ];
     const page = <T>(items: T[]) => {
       const start = Number(q.get('start') ?? 0);

@@ -198,9 +198,14 @@ describe('errors', () => {
     async (path) => {
       const r = await get(sim, path);
       expect(r.status).toBe(404);
-      expect(serviceErrorBodySchema.parse(r.body).type).toBe('not_found_error');
+      expect(serviceErrorBodySchema.parse(r.body).type).toBe('invalid_request_error');
     },
   );
+
+  it('reads an error body as the OpenAPI publishes it, doc_url included', () => {
+    const published = { type: 'invalid_request_error', message: 'Market not found', request_id: 'req-1', doc_url: 'https://dev.jup.ag/x' };
+    expect(serviceErrorBodySchema.parse(published)).toEqual(published);
+  });
 
   it('404 outside the base path (gateway shape) and 405 for other methods', async () => {
     const r = await get(sim, '/../../other');

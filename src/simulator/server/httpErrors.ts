@@ -5,7 +5,8 @@
  */
 import type { GatewayErrorBody, ServiceErrorBody } from '../../wire/errorBodies.js';
 
-export type ServiceErrorType = 'invalid_request_error' | 'not_found_error' | 'api_error';
+/** Values of the published ErrorResponse.type (OpenAPI 2026-07-02) that the simulator sends. */
+export type ServiceErrorType = 'invalid_request_error' | 'api_error';
 
 export class HttpError extends Error {
   constructor(
@@ -34,8 +35,9 @@ export function gatewayError(status: number, message: string, headers: Record<st
 export const badRequest = (param: string, message: string) =>
   serviceError(400, 'invalid_request_error', message, { code: 'invalid_parameter', param });
 
+/** An unknown id: the published type list has no not-found type, so the `code` says it. */
 export const notFound = (message: string, param?: string) =>
-  serviceError(404, 'not_found_error', message, param === undefined ? { code: 'not_found' } : { code: 'not_found', param });
+  serviceError(404, 'invalid_request_error', message, param === undefined ? { code: 'not_found' } : { code: 'not_found', param });
 
 const SERVER_ERROR_TEXT: Record<number, [string, string]> = {
   500: ['internal_error', 'Internal server error'],
