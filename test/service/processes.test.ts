@@ -1,5 +1,5 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
+import { access, chmod, mkdtemp, rm } from 'node:fs/promises';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -209,4 +209,53 @@ describe('the service as a process', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('Ctrl-C while the embedded Postgres starts stops that server too, and the command ends as interrupted', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'prediction-start-stop-'));
+    await chmod(dataDir, 0o755);
+    const port = await freePort();
+    const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port) };
+    // A first run creates the cluster (initdb) and stops its server: the next one only starts it.
+    expect((await runCli(['migrate'], env, 120_000)).code).toBe(0);
+    const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+    expect(await exists(pidFile)).toBe(false);
+    const migrate = spawnCli(['migrate'], env, { ownProcessGroup: true });
+    try {
+      // The server writes its pid file as it starts: the app is then waiting for it.
+      for (let i = 0; i < 900 && !(await exists(pidFile)); i++) await sleep(100);
+      expect(await exists(pidFile)).toBe(true);
+      process.kill(-migrate.child.pid!, 'SIGINT');
+      expect(await migrate.exited).toBe(130);
+      expect(migrate.stderr()).toContain('stopped by SIGINT while the database was starting');
+      // The server went with it: its port no longer answers, and it removed its pid file.
+      expect(await exists(pidFile)).toBe(false);
+      expect(await answers(port)).toBe(false);
+    } finally {
+      try {
+        process.kill(-migrate.child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Whether something accepts connections on 127.0.0.1:`port`. */
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}

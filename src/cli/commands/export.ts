@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Config } from '../../config.js';
 import { openPool } from '../../db/openPool.js';
-import { resolveDatabase } from '../../db/resolveDatabase.js';
+import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 import { progressBar } from '../../export/exportProgress.js';
 import { EXPORT_TABLES, selectTables, TABLE_CHOICES } from '../../export/exportTables.js';
 import { ExportBusyError, ExportNotMigratedError, runExport, type ExportResult } from '../../export/runExport.js';
@@ -45,7 +45,7 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
       const outDir = await canonicalPath(resolve(opts.out));
       const existing = await stat(outDir).catch(() => undefined);
       if (existing !== undefined && !existing.isDirectory()) throw usageError(`--out ${outDir} exists and is not a directory`);
-      const target = await resolveDatabase(deps.getConfig());
+      const target = await resolveDatabaseForCommand(deps.getConfig());
       if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
       const stop = new AbortController();
       const removeSignals = onShutdownSignal(() => {

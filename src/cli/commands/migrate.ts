@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Config } from '../../config.js';
 import { migrate } from '../../db/migrate.js';
-import { resolveDatabase } from '../../db/resolveDatabase.js';
+import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
 import { integer } from '../optionParsers.js';
@@ -16,7 +16,7 @@ export function registerMigrate(program: Command, deps: { getConfig: () => Reado
       integer(1, 24 * 60),
     )
     .action(async (opts: { statementTimeoutMin?: number }) => {
-      const target = await resolveDatabase(deps.getConfig());
+      const target = await resolveDatabaseForCommand(deps.getConfig());
       if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
       // A migration is one transaction: stopping the server mid-way rolls it back cleanly.
       const removeSignals = onShutdownSignal(() => void target.release().finally(() => process.exit(ExitCode.interrupted)));

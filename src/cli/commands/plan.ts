@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { resolveClientOptions } from '../../api/client/PredictionClientOptions.js';
 import type { Config } from '../../config.js';
 import { connect } from '../../db/connect.js';
-import { resolveDatabase } from '../../db/resolveDatabase.js';
+import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 import { buildPlan } from '../../plan/buildPlan.js';
 import { formatPlan } from '../../plan/formatPlan.js';
 import { readUniverse, type Universe } from '../../plan/readUniverse.js';
@@ -25,7 +25,7 @@ export function registerPlan(program: Command, deps: { getConfig: () => Readonly
     .action(async (opts: { rpm?: number; json?: boolean }) => {
       const config = deps.getConfig();
       const rpm = opts.rpm ?? config.rateLimitRpm;
-      const target = await resolveDatabase(config);
+      const target = await resolveDatabaseForCommand(config);
       if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
       const database = connect(target.url, {
         max: 1,

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Config } from '../../config.js';
 import { connect } from '../../db/connect.js';
-import { resolveDatabase } from '../../db/resolveDatabase.js';
+import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 import { sanitizeText } from '../../errors/sanitizeText.js';
 import { collectStatus } from '../../status/collectStatus.js';
 import { defaultThresholds } from '../../status/defaultThresholds.js';
@@ -65,7 +65,7 @@ export function registerStatus(program: Command, deps: { getConfig: () => Readon
         listingMaxAgeSec: opts.maxAgeSec ?? defaults.listingMaxAgeSec,
         bookMaxAgeSec: opts.maxBookAgeSec ?? defaults.bookMaxAgeSec,
       };
-      const target = await resolveDatabase(config);
+      const target = await resolveDatabaseForCommand(config);
       if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
       // Read-only: a stop has nothing to finish, only the embedded server (if this process started it) to stop.
       const removeSignals = onShutdownSignal(() => void target.release().finally(() => process.exit(ExitCode.interrupted)));

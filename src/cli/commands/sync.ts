@@ -5,7 +5,7 @@ import { prepareDatabase } from '../../app/prepareDatabase.js';
 import type { Config } from '../../config.js';
 import { connect } from '../../db/connect.js';
 import { connectPacker } from '../../partitions/connectPacker.js';
-import { resolveDatabase } from '../../db/resolveDatabase.js';
+import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 import { errorChainMessage } from '../../errors/errorChainMessage.js';
 import { waitForJobLease } from '../../lease/waitForJobLease.js';
 import { runLeasedJob } from '../../sync/runLeasedJob.js';
@@ -28,7 +28,7 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
       const maxOrderBooks = opts.maxOrderbooks ?? null;
       const config = deps.getConfig();
       const client = createClientFromConfig(config);
-      const target = await resolveDatabase(config);
+      const target = await resolveDatabaseForCommand(config);
       if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
       const database = connect(target.url, { statementTimeoutMs: config.databaseStatementTimeoutSec * 1000 });
       // Connects only if a closed month is to be packed at the end of the cycle.

