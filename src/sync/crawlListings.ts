@@ -22,7 +22,7 @@ const LISTINGS_IN_PARALLEL = 4;
 export const WHOLE_PAGE_MIN_RECORDS = 5;
 
 /**
- * Pages through GET /events?includeMarkets=true for every listing of the crawl plan, committing
+ * Pages through GET /events?includeMarkets=true&includeAllMarkets=true for every listing of the crawl plan, committing
  * each page on its own. Sorted by beginAt (ascending, ties by id upstream): unlike volume, it does
  * not reshuffle while we page. Returns the events whose embedded market list came back missing.
  * An abort of the context's signal ends it quietly: committed pages stay, listings not started
@@ -58,6 +58,9 @@ async function crawlOne(ctx: SyncContext, listing: Listing, missingMarkets: { ev
       // Unfiltered rather than `category=all`: the form the live service is known to answer with every event.
       ...(category === ALL_CATEGORIES ? {} : { category }),
       includeMarkets: true,
+      // Without it a sports event lists its moneyline market only, and its spread and totals
+      // markets would never be stored.
+      includeAllMarkets: true,
       sortBy: 'beginAt',
       sortDirection: 'asc',
     },

@@ -53,7 +53,7 @@ export async function refreshStaleEvents(ctx: SyncContext, cycleStart: Date): Pr
   );
   await fetchInBatches(
     targets,
-    (t) => ctx.client.getEvent(t.eventId, { includeMarkets: true }),
+    (t) => ctx.client.getEvent(t.eventId, { includeMarkets: true, includeAllMarkets: true }),
     async (results, observedAt) => {
       // The detail endpoint takes no provider; the stored one is authoritative.
       const events: Checked<Event>[] = results.map(({ item, result }) =>

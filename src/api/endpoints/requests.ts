@@ -25,7 +25,8 @@ export interface ApiRequest {
 
 export const SORT_BY = ['volume', 'beginAt'] as const;
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
-export const EVENT_FILTERS = ['new', 'live', 'trending'] as const;
+/** `upcoming` since the OpenAPI of 2026-06-18. */
+export const EVENT_FILTERS = ['new', 'live', 'trending', 'upcoming'] as const;
 /** Spec 4.4: `limit` of a search. */
 export const SEARCH_LIMIT = { min: 1, max: 20 } as const;
 /** Spec 4.4: length of a search query, in characters. */
@@ -54,6 +55,8 @@ export interface ListEventsParams {
   /** kalshi or polymarket (documented); any other provider name the service has added. */
   provider?: string;
   includeMarkets?: boolean;
+  /** Every sports market type (spread and totals besides moneyline) of Polymarket events; upstream default false (OpenAPI 2026-06-18). */
+  includeAllMarkets?: boolean;
   /** Zero-based index of the first item (upstream: half-open [start, end)). */
   start?: number;
   end?: number;
@@ -66,6 +69,8 @@ export interface ListEventsParams {
 
 export interface GetEventParams {
   includeMarkets?: boolean;
+  /** As ListEventsParams.includeAllMarkets. */
+  includeAllMarkets?: boolean;
 }
 
 export interface ProviderParams {
@@ -88,6 +93,7 @@ export function listEventsRequest(params: ListEventsParams = {}): ApiRequest {
   return build(e, '/events', {
     provider: optionalProvider(e, params.provider),
     includeMarkets: optionalBoolean(e, 'includeMarkets', params.includeMarkets),
+    includeAllMarkets: optionalBoolean(e, 'includeAllMarkets', params.includeAllMarkets),
     start: optionalInt(e, 'start', params.start, { min: 0 }),
     end: optionalInt(e, 'end', params.end, { min: 0 }),
     category: optionalEnum(e, 'category', params.category, CATEGORIES),
@@ -102,7 +108,10 @@ export function listEventsRequest(params: ListEventsParams = {}): ApiRequest {
 export function getEventRequest(eventId: string, params: GetEventParams = {}): ApiRequest {
   const e = ENDPOINTS.getEvent;
   const id = requireId(e, 'eventId', eventId);
-  return build(e, `/events/${segment(id)}`, { includeMarkets: optionalBoolean(e, 'includeMarkets', params.includeMarkets) });
+  return build(e, `/events/${segment(id)}`, {
+    includeMarkets: optionalBoolean(e, 'includeMarkets', params.includeMarkets),
+    includeAllMarkets: optionalBoolean(e, 'includeAllMarkets', params.includeAllMarkets),
+  });
 }
 
 export function suggestedEventsRequest(pubkey: string, params: ProviderParams = {}): ApiRequest {

@@ -45,9 +45,10 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
     .option('--start <n>', 'zero-based index of the first event', numeric)
     .option('--end <n>', 'index after the last event', numeric)
     .option('--include-markets', "embed each event's markets")
+    .option('--include-all-markets', 'every sports market type (spread, totals), not only moneyline')
     .option('--sort-by <field>', 'volume or beginAt')
     .option('--sort-direction <direction>', 'asc or desc')
-    .option('--filter <filter>', 'new, live or trending')
+    .option('--filter <filter>', 'new, live, trending or upcoming')
     .action(async (opts: Record<string, string | number | boolean | undefined>) => {
       const params = {
         provider: opts.provider,
@@ -56,6 +57,7 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
         start: opts.start,
         end: opts.end,
         includeMarkets: opts.includeMarkets === true ? true : undefined,
+        includeAllMarkets: opts.includeAllMarkets === true ? true : undefined,
         sortBy: opts.sortBy,
         sortDirection: opts.sortDirection,
         filter: opts.filter,
@@ -70,8 +72,12 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
     .command('event <eventId>')
     .description('GET /events/{eventId}: one event')
     .option('--include-markets', "embed the event's markets")
-    .action(async (eventId: string, opts: { includeMarkets?: boolean }) => {
-      const params = { includeMarkets: opts.includeMarkets === true ? true : undefined };
+    .option('--include-all-markets', 'every sports market type (spread, totals), not only moneyline')
+    .action(async (eventId: string, opts: { includeMarkets?: boolean; includeAllMarkets?: boolean }) => {
+      const params = {
+        includeMarkets: opts.includeMarkets === true ? true : undefined,
+        includeAllMarkets: opts.includeAllMarkets === true ? true : undefined,
+      };
       await run(
         () => getEventRequest(eventId, params),
         (client) => client.getEvent(eventId, params),
