@@ -76,7 +76,7 @@ describe('PREDICTION_DB_STATEMENT_TIMEOUT_SEC', () => {
     expect(parseConfig({}).databaseStatementTimeoutSec).toBe(20);
     expect(parseConfig({ PREDICTION_DB_STATEMENT_TIMEOUT_SEC: '45' }).databaseStatementTimeoutSec).toBe(45);
     expect(() => parseConfig({ PREDICTION_DB_STATEMENT_TIMEOUT_SEC: '0' })).toThrow(
-      'PREDICTION_DB_STATEMENT_TIMEOUT_SEC must be a positive integer, got "0"',
+      'PREDICTION_DB_STATEMENT_TIMEOUT_SEC must be a positive integer up to 86400, got "0"',
     );
   });
 });
