@@ -22,8 +22,8 @@ const LISTINGS_IN_PARALLEL = 4;
 export const WHOLE_PAGE_MIN_RECORDS = 5;
 
 /**
- * Pages through GET /events?includeMarkets=true&includeAllMarkets=true for every listing of the crawl plan, committing
- * each page on its own. Sorted by beginAt (ascending, ties by id upstream): unlike volume, it does
+ * Pages through GET /events?includeMarkets=true&includeAllMarkets=true for every listing of the
+ * crawl plan, committing each page on its own. Sorted by beginAt (ascending, ties by id upstream): unlike volume, it does
  * not reshuffle while we page. Returns the events whose embedded market list came back missing.
  * An abort of the context's signal ends it quietly: committed pages stay, listings not started
  * are skipped, and the pages cut short are not an error. A listing whose paging cannot be followed

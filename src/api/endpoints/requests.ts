@@ -55,7 +55,10 @@ export interface ListEventsParams {
   /** kalshi or polymarket (documented); any other provider name the service has added. */
   provider?: string;
   includeMarkets?: boolean;
-  /** Every sports market type (spread and totals besides moneyline) of Polymarket events; upstream default false (OpenAPI 2026-06-18). */
+  /**
+   * Every sports market type (spread and totals besides moneyline) of Polymarket events; the
+   * upstream's default is false (OpenAPI 2026-06-18).
+   */
   includeAllMarkets?: boolean;
   /** Zero-based index of the first item (upstream: half-open [start, end)). */
   start?: number;
