@@ -102,6 +102,44 @@ describe('writeEvents', () => {
     expect(prices.map((p) => p.buy_yes_micro_usd)).toEqual(['650000', '700000']);
   });
 
+  it('records a change of any one field of the state or of the prices on its own, and never moves a confirmation back', async () => {
+    const pricing = market('M1').pricing!;
+    const steps = [
+      market('M1'),
+      market('M1', { status: 'closed' }),
+      market('M1', { status: 'closed', result: 'yes' }),
+      market('M1', { status: 'closed', result: 'yes', settlementTimeSec: 1_767_300_000 }),
+      // A corrected settlement time is a change too.
+      market('M1', { status: 'closed', result: 'yes', settlementTimeSec: 1_767_300_060 }),
+      // Only the NO side's sell price moves.
+      market('M1', {
+        status: 'closed',
+        result: 'yes',
+        settlementTimeSec: 1_767_300_060,
+        pricing: { ...pricing, sellNoMicroUsd: String(Number(pricing.sellNoMicroUsd) + 10_000) },
+      }),
+    ];
+    for (const [i, m] of steps.entries()) await writeEvents(db.sql, page([event('E1', [m])], t(10 * i)));
+    const states = await db.sql`
+      select status, result, extract(epoch from settlement_time)::int as settlement_sec
+      from prediction.market_state_history where market_id = 'M1' order by valid_from`;
+    expect(states.map((h) => [h.status, h.result, h.settlement_sec])).toEqual([
+      ['open', null, null],
+      ['closed', null, null],
+      ['closed', 'yes', null],
+      ['closed', 'yes', 1_767_300_000],
+      ['closed', 'yes', 1_767_300_060],
+    ]);
+    const prices = await db.sql`select observed_at from prediction.pricing_snapshots where market_id = 'M1' order by observed_at`;
+    expect(prices.map((p) => p.observed_at.toISOString())).toEqual([t(0), t(50)].map((d) => d.toISOString()));
+    // The same prices observed again, then an earlier observation of them arriving late.
+    await writeEvents(db.sql, page([event('E1', [steps.at(-1)!])], t(70)));
+    await writeEvents(db.sql, page([event('E1', [steps.at(-1)!])], t(60)));
+    const [latest] =
+      await db.sql`select last_observed_at from prediction.pricing_snapshots where market_id = 'M1' and observed_at = ${t(50)}`;
+    expect(latest!.last_observed_at.toISOString()).toBe(t(70).toISOString());
+  });
+
   it('finds the changed markets of a batch larger than one hashing chunk, and moves last_seen_at of all the others', async () => {
     const ids = Array.from({ length: 5_000 }, (_, i) => `M${String(i).padStart(4, '0')}`);
     const events = (changed: Set<string>) => [

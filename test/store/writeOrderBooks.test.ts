@@ -107,6 +107,15 @@ describe('writeOrderBooks', () => {
     expect(rejected).toEqual({ endpoint: '/orderbook/{marketId}', entity_id: 'M2' });
   });
 
+  it('tells a null book from an empty one: the upstream sending no book, then a book with no levels, is a change', async () => {
+    const write = (b: OrderBook, at: Date) =>
+      writeOrderBooks(db.sql, { endpoint: '/orderbook/{marketId}', runId: null, fetches: [{ books: [ok(b)], observedAt: at }] });
+    await write(book('M1', [], [], true), t(0));
+    await write(book('M1', [], [], false), t(1));
+    await write(book('M1', [], [], true), t(2));
+    expect((await snapshots('M1')).map((s) => s.is_null)).toEqual([true, false, true]);
+  });
+
   it('stamps each book with the time of its own fetch when several fetches are written together', async () => {
     await writeOrderBooks(db.sql, {
       runId: null,
