@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../helpers/testDatabase.js';
+import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
+import { book, ok } from '../helpers/domainFixtures.js';
 import { iso, num, time, writeKnownDataset } from './knownDataset.js';
 
 const db = await useTestDatabase();
@@ -107,5 +109,23 @@ describe('analytics.cost_to_buy_yes', () => {
     expect(await cost('10', iso(10))).toEqual([iso(10), 10, 6.8, 68, 68, 68, 0, true]);
     expect(await cost('10', iso(20))).toEqual([iso(20), 0, 0, null, null, null, null, false]);
     expect(await cost('10', iso(0), 1)).toBeUndefined();
+  });
+});
+
+describe('analytics.orderbook_top at the edges of its depth bands', () => {
+  it('counts a level exactly 1, 5 or 10 cents from the best within that band, and one a cent further outside it', async () => {
+    const edge = await useTestDatabase();
+    // YES bids 64, 63 (1c), 59 (5c), 54 (10c), 53 (11c); NO bids 35, 34, 30, 25, 24 alike.
+    const levels = (best: number): [string, string][] => [0, 1, 5, 10, 11].map((d, i) => [String(best - d), String(10 ** i)]);
+    await writeOrderBooks(edge.sql, {
+      runId: null,
+      endpoint: '/orderbook/{marketId}',
+      fetches: [{ books: [ok(book('EDGE', levels(64), levels(35)))], observedAt: new Date('2026-01-01T00:00:00Z') }],
+    });
+    const [top] = await edge.sql`select * from analytics.orderbook_top where market_id = 'EDGE'`;
+    const bands = (side: 'bid' | 'ask') => [1, 5, 10].map((c) => num(top![`yes_${side}_depth_${c}c_contracts`]));
+    expect(bands('bid')).toEqual([11, 111, 1111]);
+    expect(bands('ask')).toEqual([11, 111, 1111]);
+    expect(num(top!.yes_bid_total_contracts)).toBe(11111);
   });
 });
