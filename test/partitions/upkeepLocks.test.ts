@@ -113,4 +113,22 @@ describe('partition upkeep waits only on what it must', () => {
       await counter.end();
     }
   });
+
+  it('stops between two drops when its signal aborts, keeping what it dropped', async () => {
+    await maintainPartitions(db.sql, { now: utc(1), retentionMonths: null });
+    await ensureMonthPartitions(db.sql, utc(2));
+    const stop = new AbortController();
+    // Aborted while the first drop runs: that drop commits, and no other starts.
+    const result = await applyRetention(db.sql, {
+      horizon: utc(3),
+      retentionMonths: 1,
+      signal: stop.signal,
+      fence: async () => stop.abort(),
+    });
+    expect(result).toMatchObject({ postponed: null });
+    expect(result.dropped).toHaveLength(1);
+    expect(await db.sql`select 1 from prediction.dropped_partitions`).toHaveLength(1);
+    const next = await applyRetention(db.sql, { horizon: utc(3), retentionMonths: 1 });
+    expect(next.dropped.length).toBeGreaterThan(1);
+  });
 });
