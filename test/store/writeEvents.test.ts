@@ -140,6 +140,17 @@ describe('writeEvents', () => {
     expect(latest!.last_observed_at.toISOString()).toBe(t(70).toISOString());
   });
 
+  it("records a change of an event's live flag or winner on its own, while it stays active", async () => {
+    const steps = [event('E1'), event('E1', [], { isLive: true }), event('E1', [], { isLive: true, winner: 'M1' })];
+    for (const [i, e] of steps.entries()) await writeEvents(db.sql, page([e], t(10 * i)));
+    const states = await db.sql`select is_active, is_live, winner from prediction.event_state_history order by valid_from`;
+    expect(states.map((h) => [h.is_active, h.is_live, h.winner])).toEqual([
+      [true, false, null],
+      [true, true, null],
+      [true, true, 'M1'],
+    ]);
+  });
+
   it('finds the changed markets of a batch larger than one hashing chunk, and moves last_seen_at of all the others', async () => {
     const ids = Array.from({ length: 5_000 }, (_, i) => `M${String(i).padStart(4, '0')}`);
     const events = (changed: Set<string>) => [
