@@ -9,6 +9,13 @@ const API_URL = selection(upstreamSources, ['apiUrl']);
 
 export class UpstreamMismatchError extends Error {
   override name = 'UpstreamMismatchError';
+  constructor(
+    message: string,
+    /** The upstream the database holds data from, as shown in the message. */
+    readonly heldUpstream: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Bound of an upstream URL quoted in the mismatch message. */
@@ -29,9 +36,11 @@ export async function recordUpstream(sql: Queryable, apiUrl: string, options: { 
     select ${sql.unsafe(API_URL.text)} from ${sql(sources)} where ${sql(c.apiUrl)} <> ${url} order by ${sql(c.lastUsedAt)} desc limit 1`;
   if (others.length > 0 && !options.allowChange) {
     const shown = (u: string) => sanitizeText(withoutCredentials(u), MAX_SHOWN_URL_CHARS);
+    const held = shown(others[0]!.apiUrl);
     throw new UpstreamMismatchError(
-      `This database holds data from ${shown(others[0]!.apiUrl)}, not from PREDICTION_API_URL=${shown(url)}. ` +
+      `This database holds data from ${held}, not from PREDICTION_API_URL=${shown(url)}. ` +
         'Use another database, or pass --allow-upstream-change to mix them deliberately',
+      held,
     );
   }
   await sql`

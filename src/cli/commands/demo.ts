@@ -72,7 +72,7 @@ export function registerDemo(program: Command, deps: { getConfig: () => Readonly
       } catch (error) {
         if (!(error instanceof UpstreamMismatchError)) throw error;
         throw usageError(
-          `${error.message.replace(/, not from PREDICTION_API_URL=.*$/s, '')}: the demo would mix its simulated data into it. ` +
+          `This database holds data from ${error.heldUpstream}: the demo would mix its simulated data into it. ` +
             'Run the demo without DATABASE_URL (on its own embedded database), or point DATABASE_URL at an empty database',
         );
       } finally {
