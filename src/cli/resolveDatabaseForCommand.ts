@@ -13,6 +13,8 @@ import { onShutdownSignal } from './onShutdownSignal.js';
  */
 export async function resolveDatabaseForCommand(config: DatabaseLocation): Promise<DatabaseTarget> {
   let received: NodeJS.Signals | undefined;
+  const stopped = (cause?: unknown) =>
+    new CliError(`stopped by ${received} while the database was starting`, ExitCode.interrupted, { cause });
   const removeSignals = onShutdownSignal((signal) => {
     received = signal;
   });
@@ -21,15 +23,14 @@ export async function resolveDatabaseForCommand(config: DatabaseLocation): Promi
     target = await resolveDatabase(config);
   } catch (error) {
     // On a first run the signal also reaches initdb, which stops and cleans up after itself.
-    if (received !== undefined)
-      throw new CliError(`stopped by ${received} while the database was starting`, ExitCode.interrupted, { cause: error });
+    if (received !== undefined) throw stopped(error);
     throw error;
   } finally {
     removeSignals();
   }
   if (received !== undefined) {
     await target.release();
-    throw new CliError(`stopped by ${received} while the database was starting`, ExitCode.interrupted);
+    throw stopped();
   }
   return target;
 }

@@ -33,6 +33,15 @@ const serveEnv = (databaseUrl: string) => ({
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** SIGKILL to a process group that may already be gone. */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
 /** Roles belong to the server, not to a test's database: dropped once that database is gone. */
 async function dropRole(role: string): Promise<void> {
   const admin = postgres(inject('pgAdminUrl'), { max: 1, onnotice: () => {} });
@@ -141,11 +150,7 @@ describe('the service as a process', () => {
       expect(await demo.exited).toBe(0);
       expect(demo.stdout() + demo.stderr()).not.toMatch(/CONNECTION_CLOSED|took too long/);
     } finally {
-      try {
-        process.kill(-demo.child.pid!, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
+      killGroup(demo.child.pid!);
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
@@ -166,11 +171,7 @@ describe('the service as a process', () => {
         process.kill(-demo.child.pid!, 'SIGINT');
         expect(await demo.exited).toBe(0);
       } finally {
-        try {
-          process.kill(-demo.child.pid!, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
+        killGroup(demo.child.pid!);
       }
       const printed = demo.stdout() + demo.stderr();
       expect(printed).toContain(`data arrives in ${withoutCredentials(withPassword)}`);
@@ -231,11 +232,7 @@ describe('the service as a process', () => {
       expect(await exists(pidFile)).toBe(false);
       expect(await answers(port)).toBe(false);
     } finally {
-      try {
-        process.kill(-migrate.child.pid!, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
+      killGroup(migrate.child.pid!);
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
