@@ -167,7 +167,9 @@ export async function splitCsvChunks(source: AsyncIterable<Buffer>, options: Spl
     check();
     return { records: total, chunks: index };
   } catch (error) {
-    out?.destroy();
+    // A write still in flight fails once the file is destroyed (ERR_STREAM_DESTROYED): with no
+    // listener that error was uncaught, and took the process down instead of this failure.
+    out?.on('error', () => {}).destroy();
     if (chunk) await rm(chunk.file, { force: true });
     // A load still running must not outlive the failure it would report to nobody.
     await loading;
