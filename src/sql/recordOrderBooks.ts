@@ -28,7 +28,7 @@ export const SNAPSHOT_COLUMNS = (
   ] satisfies ColumnKey<typeof orderbookSnapshots>[]
 ).map((key) => quoted[key]);
 
-/** Books hashed, or encoded ahead, between two turns of the event loop (in which postgres.js sends and reads). */
+/** Books hashed between two turns of the event loop (in which postgres.js sends and reads). */
 const BOOKS_PER_TURN = 100;
 
 export interface OrderBookCounts extends ObservationCounts {
@@ -42,45 +42,45 @@ export interface ObservedOrderBook {
   observedAt: Date;
 }
 
+/** A book, when it was received, and its content hash (contentHash). */
+export interface HashedOrderBook extends ObservedOrderBook {
+  contentHash: string;
+}
+
+/**
+ * The books with their content hashes, computed in turns of the event loop (in which postgres.js
+ * sends and reads what was queued before): hashing needs no database, so a writer can hash the
+ * next batch while the database still works on the one before (OrderBookWriter).
+ */
+export async function hashOrderBooks(observed: readonly ObservedOrderBook[]): Promise<HashedOrderBook[]> {
+  const hashed: HashedOrderBook[] = [];
+  for (const { book, observedAt } of observed) {
+    if (hashed.length % BOOKS_PER_TURN === 0) await setImmediate();
+    hashed.push({ book, observedAt, contentHash: contentHash(book) });
+  }
+  return hashed;
+}
+
 /**
  * Change-only order-book history: a book identical to the market's latest snapshot (same content
  * hash) only moves that snapshot's last_observed_at; a different one becomes a new snapshot row
  * holding its levels (storedLevels). Two statements: one compares the batch with the latest
  * snapshots and confirms the unchanged books, a COPY then writes the new rows, so that a book's
- * levels travel once, as the row stores them, encoded by the client while the database compares.
- * Each book keeps its own observation time, so a batch may gather several fetches. Market ids must
- * be unique within the batch; run it in the write transaction (the comparison holds only while no
- * one else writes).
+ * levels travel once, as the row stores them, encoded by the client as the COPY streams. Only the
+ * new books are encoded: most books of a sweep are unchanged, and encoding them ahead while the
+ * database compared cost a 1,000-book call of unchanged books ~7 ms of the client's CPU for
+ * nothing (bench/levels.ts). Each book keeps its own observation time, so a batch may gather
+ * several fetches. Market ids must be unique within the batch; run it in the write transaction
+ * (the comparison holds only while no one else writes).
  */
-export async function recordOrderBooks(sql: Queryable, observed: readonly ObservedOrderBook[]): Promise<OrderBookCounts> {
+export async function recordOrderBooks(sql: Queryable, observed: readonly HashedOrderBook[]): Promise<OrderBookCounts> {
   if (observed.length === 0) return { inserted: 0, confirmed: 0, levels: 0 };
-  const hashes: string[] = [];
-  for (const { book } of observed) {
-    // Turns of the event loop, in which postgres.js sends what the caller queued before.
-    if (hashes.length % BOOKS_PER_TURN === 0) await setImmediate();
-    hashes.push(contentHash(book));
-  }
+  const hashes = observed.map((o) => o.contentHash);
   // The books of one fetch share their Date: each time is formatted once.
   const isoOf = new Map<Date, string>();
   const times = observed.map(({ observedAt }) => isoOf.get(observedAt) ?? isoOf.set(observedAt, observedAt.toISOString()).get(observedAt)!);
-  const lineOf = (i: number) => snapshotLine(observed[i]!.book, hashes[i]!, times[i]!);
-  // While the database compares, the client encodes books ahead (encoding is most of the client's
-  // share of a call): the COPY then starts with lines ready and encodes the rest as it streams.
-  // A book encoded ahead and found unchanged costs ~10 µs for nothing (bench/levels.ts).
-  const ahead: (string | undefined)[] = [];
-  let compared = false;
-  const [answer] = await Promise.all([
-    compareWithLatest(sql, observed, hashes, times).finally(() => (compared = true)),
-    (async () => {
-      for (let i = 0; i < observed.length && !compared; i++) {
-        // A turn of the event loop, in which postgres.js sends the statement (one under 1 KB only
-        // at the turn after) and later reads its answer.
-        if (i % BOOKS_PER_TURN === 0) await setImmediate();
-        if (!compared) ahead[i] = lineOf(i);
-      }
-    })(),
-  ]);
-  const { changed, confirmed } = answer[0]!;
+  const [answer] = await compareWithLatest(sql, observed, hashes, times);
+  const { changed, confirmed } = answer!;
   let levels = 0;
   await copyLines(
     sql,
@@ -91,9 +91,7 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Observ
         const i = position - 1;
         const { book } = observed[i]!;
         levels += book.yes.length + book.no.length;
-        const line = ahead[i] ?? lineOf(i);
-        ahead[i] = undefined;
-        yield line;
+        yield snapshotLine(book, hashes[i]!, times[i]!);
       }
     })(),
   );

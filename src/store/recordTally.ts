@@ -16,7 +16,8 @@ export class RecordTally {
   readonly reasons: Record<string, number> = {};
   /** The rejected records, for the quarantine. */
   readonly quarantined: QuarantinedRecord[] = [];
-  readonly #shapes = new Map<string, ShapeObservation>();
+  /** Per endpoint, per fingerprint: a nested map costs no key string per record. */
+  readonly #shapes = new Map<string, Map<string, ShapeObservation>>();
 
   accepted(endpoint: string, record: { drift: readonly DriftTag[]; shape: RecordShape }): void {
     const counts = this.#counts(endpoint);
@@ -45,7 +46,7 @@ export class RecordTally {
   }
 
   get shapes(): ShapeObservation[] {
-    return [...this.#shapes.values()];
+    return [...this.#shapes.values()].flatMap((byFingerprint) => [...byFingerprint.values()]);
   }
 
   #counts(endpoint: string): EndpointRecordCounts {
@@ -53,9 +54,17 @@ export class RecordTally {
   }
 
   #shape(endpoint: string, shape: RecordShape): void {
-    const key = `${endpoint}\u0001${shape.fingerprint}`;
-    const known = this.#shapes.get(key);
+    let byFingerprint = this.#shapes.get(endpoint);
+    if (!byFingerprint) this.#shapes.set(endpoint, (byFingerprint = new Map()));
+    const known = byFingerprint.get(shape.fingerprint);
     if (known) known.count += 1;
-    else this.#shapes.set(key, { endpoint, fingerprint: shape.fingerprint, paths: shape.paths, example: shape.example, count: 1 });
+    else
+      byFingerprint.set(shape.fingerprint, {
+        endpoint,
+        fingerprint: shape.fingerprint,
+        paths: shape.paths,
+        example: shape.example,
+        count: 1,
+      });
   }
 }

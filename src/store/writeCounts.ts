@@ -43,5 +43,7 @@ function sumInto(into: Record<string, number>, add: Record<string, number>): voi
 
 /** Keeps the last item of each key: a batch must not name a row twice. */
 export function lastByKey<T>(items: Iterable<T>, key: (item: T) => string): T[] {
-  return [...new Map([...items].map((item) => [key(item), item] as const)).values()];
+  const byKey = new Map<string, T>();
+  for (const item of items) byKey.set(key(item), item);
+  return [...byKey.values()];
 }

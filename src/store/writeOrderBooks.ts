@@ -6,7 +6,7 @@ import * as schema from '../schema/index.js';
 import type { WriteFence } from '../sql/acquireWriteLock.js';
 import { ensureMonthPartitions } from '../sql/ensureMonthPartitions.js';
 import { quarantineRecords } from '../sql/quarantineRecords.js';
-import { recordOrderBooks } from '../sql/recordOrderBooks.js';
+import { hashOrderBooks, recordOrderBooks, type HashedOrderBook, type ObservedOrderBook } from '../sql/recordOrderBooks.js';
 import { recordShapes } from '../sql/recordShapes.js';
 import { RecordTally } from './recordTally.js';
 import { emptyCounts, lastByKey, type WriteCounts } from './writeCounts.js';
@@ -28,21 +28,50 @@ export interface OrderBooksWrite {
   fence?: WriteFence | undefined;
 }
 
-/** Writes the order books of one or more fetches in one transaction; invalid ones are quarantined. */
-export async function writeOrderBooks(sql: Sql, batch: OrderBooksWrite): Promise<WriteCounts> {
-  const all = batch.fetches.flatMap((f) => f.books.map((checked) => ({ checked, observedAt: f.observedAt })));
-  const tally = new RecordTally();
-  for (const { checked } of all) {
-    if (checked.ok) tally.accepted(batch.endpoint, checked.value);
-    else tally.rejected(batch.endpoint, checked.rejection);
-  }
-  const books = lastByKey(
-    all.flatMap(({ checked, observedAt }) => (checked.ok ? [{ book: checked.value, observedAt }] : [])),
-    (o) => o.book.marketId,
-  );
+/** A batch ready for its transaction: tallied, one book a market, each hashed (prepareOrderBooks). */
+export interface PreparedOrderBooks {
+  batch: OrderBooksWrite;
+  tally: RecordTally;
+  books: HashedOrderBook[];
+  recordsSeen: number;
+  firstAt: Date;
+  lastAt: Date;
+}
+
+/**
+ * The client's share of a batch that needs no database: the tally of valid and invalid books, the
+ * last book of each market, and their content hashes. Undefined for a batch of no fetch.
+ */
+export async function prepareOrderBooks(batch: OrderBooksWrite): Promise<PreparedOrderBooks | undefined> {
   const firstAt = batch.fetches[0]?.observedAt;
   const lastAt = batch.fetches.at(-1)?.observedAt;
-  if (!firstAt || !lastAt) return emptyCounts();
+  if (!firstAt || !lastAt) return undefined;
+  const tally = new RecordTally();
+  let recordsSeen = 0;
+  const observed: ObservedOrderBook[] = [];
+  for (const { books, observedAt } of batch.fetches) {
+    recordsSeen += books.length;
+    for (const checked of books) {
+      if (!checked.ok) tally.rejected(batch.endpoint, checked.rejection);
+      else {
+        tally.accepted(batch.endpoint, checked.value);
+        observed.push({ book: checked.value, observedAt });
+      }
+    }
+  }
+  const books = await hashOrderBooks(lastByKey(observed, (o) => o.book.marketId));
+  return { batch, tally, books, recordsSeen, firstAt, lastAt };
+}
+
+/** Writes the order books of one or more fetches in one transaction; invalid ones are quarantined. */
+export async function writeOrderBooks(sql: Sql, batch: OrderBooksWrite): Promise<WriteCounts> {
+  const prepared = await prepareOrderBooks(batch);
+  return prepared ? writePreparedOrderBooks(sql, prepared) : emptyCounts();
+}
+
+/** The transaction of a prepared batch (prepareOrderBooks). */
+export function writePreparedOrderBooks(sql: Sql, prepared: PreparedOrderBooks): Promise<WriteCounts> {
+  const { batch, tally, books, firstAt, lastAt } = prepared;
   return writeTransaction(sql, batch.fence, async (tx) => {
     // Sent together, without waiting for one another's answers: a connection runs its statements
     // in the order they were sent, so the months exist before the books' COPY. All are settled
@@ -60,7 +89,7 @@ export async function writeOrderBooks(sql: Sql, batch: OrderBooksWrite): Promise
     if (written.status === 'rejected') throw written.reason;
     const [, quarantined, shapes] = prior.value;
     return {
-      recordsSeen: all.length,
+      recordsSeen: prepared.recordsSeen,
       recordsWritten: written.value.inserted,
       ...tally.counts(),
       rowsByTable: {

@@ -1,6 +1,7 @@
 import { ENDPOINTS } from '../api/endpoints/requests.js';
 import { selectOrderBookTargets } from '../sql/selectSyncTargets.js';
-import { writeOrderBooks, type FetchedOrderBooks } from '../store/writeOrderBooks.js';
+import { OrderBookWriter } from '../store/OrderBookWriter.js';
+import type { FetchedOrderBooks } from '../store/writeOrderBooks.js';
 import { linkSignals } from '../signals/linkSignals.js';
 import { fetchInBatches } from './fetchInBatches.js';
 import { UnavailableBooks } from './unavailableBooks.js';
@@ -22,7 +23,8 @@ export interface SweepOptions {
 /**
  * Levels gathered before a write. Books are small (tens of levels), and a transaction has a fixed
  * cost (lock, snapshot statement, COPY set-up, commit), so several fetch batches are written
- * together, each book with its own fetch's time. 50k levels hold the write lock for ~0.2 s.
+ * together, each book with its own fetch's time. 50k levels hold the write lock for about 25 ms
+ * (bench/levels.ts). The sweep holds up to two such batches: one being written, one gathered.
  */
 export const LEVELS_PER_WRITE = 50_000;
 
@@ -89,6 +91,12 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   // Only the ids are held for the sweep's whole run.
   const targets = rows.map((r) => r.marketId);
   let done = 0;
+  // The next batch is gathered and prepared while one commits (OrderBookWriter).
+  const writer = new OrderBookWriter(ctx.sql, (counts, batch) => {
+    ctx.totals.add(counts);
+    done += batch.fetches.reduce((n, f) => n + f.books.length, 0);
+    ctx.progress(`order books ${done}/${targets.length}`);
+  });
   let pending: FetchedOrderBooks[] = [];
   let pendingLevels = 0;
   const flush = async () => {
@@ -96,15 +104,15 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
     const fetches = pending;
     pending = [];
     pendingLevels = 0;
-    ctx.totals.add(await writeOrderBooks(ctx.sql, { runId: ctx.runId, endpoint: ENDPOINTS.getOrderBook, fetches, fence: ctx.fence }));
-    done += fetches.reduce((n, f) => n + f.books.length, 0);
-    ctx.progress(`order books ${done}/${targets.length}`);
+    await writer.write({ runId: ctx.runId, endpoint: ENDPOINTS.getOrderBook, fetches, fence: ctx.fence });
   };
   // The hand-over drops the sweep's own calls only, through a view of the client; a stop of the run still drops them too.
   const handOver = handOverSignal(startMs, options.deadline);
   const stop = linkSignals([ctx.signal, handOver.signal].filter((s): s is AbortSignal => s !== undefined));
   const client = ctx.client.withSignal(handOver.signal);
   const unavailable = new UnavailableBooks();
+  // The first failure is the one reported: a write that failed ends the fetching at its next batch.
+  let failure: { error: unknown } | undefined;
   try {
     await fetchInBatches(
       targets,
@@ -114,6 +122,7 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
         return book;
       },
       async (results, observedAt) => {
+        writer.throwIfFailed();
         const books = results.map((r) => r.result);
         pending.push({ books, observedAt });
         for (const b of books) pendingLevels += b.ok ? b.value.yes.length + b.value.no.length : REJECTED_BOOK_LEVELS;
@@ -128,7 +137,7 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
       },
     );
   } catch (error) {
-    throw unavailable.outage(error) ?? error;
+    failure = { error: unavailable.outage(error) ?? error };
   } finally {
     ctx.totals.unavailable += unavailable.skipped;
     if (unavailable.skipped > 0) {
@@ -137,7 +146,14 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
     }
     handOver.dispose();
     stop.dispose();
-    await flush();
   }
+  // What arrived is written, even after a failure of the fetching.
+  try {
+    await flush();
+    await writer.drain();
+  } catch (error) {
+    failure ??= { error };
+  }
+  if (failure) throw failure.error;
   return done;
 }

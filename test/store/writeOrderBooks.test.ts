@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { writeEvents } from '../../src/store/writeEvents.js';
-import { recordOrderBooks } from '../../src/sql/recordOrderBooks.js';
+import { hashOrderBooks, recordOrderBooks } from '../../src/sql/recordOrderBooks.js';
 import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 import type { OrderBook } from '../../src/domain/types.js';
@@ -143,12 +143,7 @@ describe('writeOrderBooks', () => {
     const id = (i: number) => `M${String(i).padStart(4, '0')}`;
     const levels = (i: number, version: string): [string, string][] => [[String(10 + (i % 80)), `${version}.${i}`]];
     const record = (books: OrderBook[], at: Date) =>
-      db.sql.begin((tx) =>
-        recordOrderBooks(
-          tx,
-          books.map((b) => ({ book: b, observedAt: at })),
-        ),
-      );
+      db.sql.begin(async (tx) => recordOrderBooks(tx, await hashOrderBooks(books.map((b) => ({ book: b, observedAt: at })))));
     const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
     await record(
       range(0, 600).map((i) => book(id(i), levels(i, '1'), [])),
