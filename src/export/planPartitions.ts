@@ -19,7 +19,11 @@ export interface DayRange {
 export interface PartitionPlan {
   /** Days to (re)write, ascending, with the rows the database holds for each. */
   write: DayCount[];
-  /** Recorded days of the range the database holds no row of any more: their files go. */
+  /**
+   * Recorded days whose files go: days of the range the database holds no row of any more, and
+   * days whose file is no longer as the export wrote it but cannot be rewritten (out of the range,
+   * or dropped by retention).
+   */
   remove: string[];
   /** Recorded days of the range that retention dropped from the database: their files stay. */
   archived: string[];
@@ -38,7 +42,8 @@ export const inDayRange = (day: string, range: DayRange): boolean =>
  * whole months, which is what lets an export stopped half-way be completed from the changes alone).
  * With `carryForward`, a change also rewrites every later day. A recorded day the database no
  * longer holds loses its file, unless it lies before `archivedBefore` (retention's horizon): the
- * export keeps what retention dropped. Everything else stays as it is.
+ * export keeps what retention dropped, as long as its file is as written. Everything else stays as
+ * it is.
  */
 export function planPartitions(input: {
   current: readonly DayCount[];
@@ -63,9 +68,16 @@ export function planPartitions(input: {
     if (day.changed || carried || !intact) plan.write.push(day);
     else plan.unchanged.push(day.day);
   }
-  for (const day of input.recorded.keys()) {
-    if (present.has(day) || !inDayRange(day, input.range)) continue;
-    if (input.archivedBefore !== null && day < input.archivedBefore) plan.archived.push(day);
+  for (const [day, recorded] of input.recorded) {
+    if (present.has(day)) continue;
+    // A file no longer as written (deleted or edited by hand) that the export cannot rewrite here,
+    // out of the range or dropped by retention, leaves the directory and the manifest: the manifest
+    // lists only files as the export wrote them, and a later export whose range holds the day
+    // writes it again if the database still has its rows.
+    const altered = recorded.fileBytes !== input.fileBytes(day);
+    if (!inDayRange(day, input.range)) {
+      if (altered) plan.remove.push(day);
+    } else if (input.archivedBefore !== null && day < input.archivedBefore && !altered) plan.archived.push(day);
     else plan.remove.push(day);
   }
   plan.remove.sort();

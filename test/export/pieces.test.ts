@@ -65,6 +65,28 @@ describe('planPartitions', () => {
     expect(plan.remove).toEqual(['2026-01-03']);
     expect(plan.unchanged).toEqual([]);
   });
+
+  it('removes a file no longer as written that it cannot rewrite: out of the range, or dropped by retention', () => {
+    const plan = planPartitions({
+      ...base,
+      recorded: new Map([
+        recorded('2026-01-01', 5),
+        recorded('2026-01-02', 5),
+        recorded('2026-01-03', 5),
+        recorded('2026-01-04', 5),
+        recorded('2026-01-05', 5),
+      ]),
+      // 01-01 (retention dropped its rows) and 01-05 (out of the range) lost their files; 01-04 (out of the range) is intact.
+      fileBytes: (day) => (day === '2026-01-01' || day === '2026-01-05' ? 0 : 100),
+      range: { fromDay: null, toDay: '2026-01-04' },
+      archivedBefore: '2026-01-03',
+      current: days([]).filter((d) => d.day === '2026-01-03'),
+    });
+    expect(plan.remove).toEqual(['2026-01-01', '2026-01-05']);
+    expect(plan.archived).toEqual(['2026-01-02']);
+    expect(plan.unchanged).toEqual(['2026-01-03']);
+    expect(plan.write).toEqual([]);
+  });
 });
 
 describe('splitCsvChunks', () => {
