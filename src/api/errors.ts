@@ -88,6 +88,18 @@ export class ApiHttpError extends ApiError {
 /** 400: the server refused the parameters. Not retried. */
 export class ApiBadRequestError extends ApiHttpError {
   override name = 'ApiBadRequestError';
+  /** The query parameter the service's error body blames (its `param`, e.g. `provider`), when it names one. */
+  readonly param: string | undefined;
+
+  constructor(
+    message: string,
+    status: number,
+    detail: string | undefined,
+    options: Omit<ApiErrorOptions, 'status'> & { param?: string | undefined } = {},
+  ) {
+    super(message, status, detail, options);
+    this.param = options.param;
+  }
 }
 
 /** 404: the record does not exist (any more); callers may treat it as gone. Not retried. */

@@ -1,3 +1,4 @@
+import { ApiBadRequestError } from '../api/errors.js';
 import { ExitCode } from './exitCodes.js';
 
 /** An error meant for the person at the terminal: printed as one line, exits with `exitCode`. */
@@ -15,4 +16,18 @@ export class CliError extends Error {
 /** A bad command-line argument, named in the message. */
 export function usageError(message: string): CliError {
   return new CliError(message, ExitCode.usage);
+}
+
+/**
+ * A 400 whose body blames the `provider` parameter: the user's value was refused (the service
+ * knows no such provider), so exit 2 naming where it came from (`--provider "foo"`, or
+ * PREDICTION_PROVIDERS), else undefined. Any other 400 stays a failure: the other parameters are ours.
+ */
+export function providerRefusedError(error: unknown, source: string): CliError | undefined {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 16; e = e.cause, depth++) {
+    if (e instanceof ApiBadRequestError && e.param === 'provider') {
+      return new CliError(`${source}: the API refused the provider: ${e.message}`, ExitCode.usage, { cause: error });
+    }
+  }
+  return undefined;
 }

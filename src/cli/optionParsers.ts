@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { PROVIDER_NAME } from '../domain/types.js';
 
 /**
  * Value parsers for commander options (`.option(flags, description, parser, default)`): commander
@@ -65,6 +66,20 @@ export function listOf<const T extends string>(choices: readonly T[]): (value: s
 export function nonEmpty(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('Must not be empty.');
   return value;
+}
+
+/**
+ * A provider id (`kalshi`, `polymarket`): its syntax only. The service adds providers (`bisonfi`),
+ * so a well-formed name it does not know is its to refuse, with a 400 the command names the option in.
+ */
+export function providerName(value: string): string {
+  const text = value.trim();
+  if (!PROVIDER_NAME.test(text)) {
+    throw new InvalidArgumentError(
+      'Must be a provider name such as kalshi or polymarket (lowercase letters, digits, - or _, starting with a letter).',
+    );
+  }
+  return text;
 }
 
 /**

@@ -6,8 +6,10 @@ import { resolveDatabase } from '../db/resolveDatabase.js';
 import { configSecrets } from '../ops/configSecrets.js';
 import { createLogger, logFormatFor } from '../log/createLogger.js';
 import { createMetrics } from '../ops/metrics.js';
+import { OpsServerError } from '../ops/startOpsServer.js';
 import { JOB_PRIORITY } from '../service/jobKinds.js';
 import { startService } from '../service/startService.js';
+import { CliError } from './cliError.js';
 import { ExitCode } from './exitCodes.js';
 import { onShutdownSignal } from './onShutdownSignal.js';
 
@@ -72,9 +74,28 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
     await signal;
     await service.stop();
     return ExitCode.ok;
+  } catch (error) {
+    throw opsPortError(error, config) ?? error;
   } finally {
     removeSignals();
     await client.abort();
     await target.release();
   }
+}
+
+/**
+ * A port taken by another process, or one this user may not bind, is this machine's configuration:
+ * exit 2, naming OPS_PORT and the port, rather than the listener's own message (exit 1).
+ */
+function opsPortError(error: unknown, config: Readonly<Config>): CliError | undefined {
+  if (!(error instanceof OpsServerError)) return undefined;
+  const code = (error.cause as NodeJS.ErrnoException | undefined)?.code;
+  const problem =
+    code === 'EADDRINUSE'
+      ? 'is already in use: stop what listens there, or set OPS_PORT to a free port (0 picks one)'
+      : code === 'EACCES'
+        ? 'may not be bound by this user (ports below 1024 need privileges): set OPS_PORT to another port'
+        : undefined;
+  if (problem === undefined) return undefined;
+  return new CliError(`OPS_PORT ${config.opsPort} (on OPS_HOST ${config.opsHost}) ${problem}`, ExitCode.usage, { cause: error });
 }

@@ -34,7 +34,7 @@ import {
 } from '../errors.js';
 import { ClientStatsRecorder, type ClientStats } from './ClientStats.js';
 import type { RequestEvent } from './RequestEvent.js';
-import { errorDetail } from './errorDetail.js';
+import { errorDetail, errorParam } from './errorDetail.js';
 import { HttpTransport, type HttpResponse } from './HttpTransport.js';
 import { linkSignals } from '../../signals/linkSignals.js';
 import { PauseGate } from './PauseGate.js';
@@ -265,7 +265,7 @@ export class RequestExecutor {
       };
     }
     if (code === 404) throw new ApiNotFoundError('Not found (404)', code, detail, { request });
-    if (code === 400) throw new ApiBadRequestError('Bad request (400)', code, detail, { request });
+    if (code === 400) throw new ApiBadRequestError('Bad request (400)', code, detail, { request, param: errorParam(text) });
     throw new ApiUnexpectedStatusError(`Unexpected status ${code}`, code, detail, { request });
   }
 

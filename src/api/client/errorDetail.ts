@@ -27,3 +27,18 @@ export function errorDetail(body: string, apiKey: string | undefined): string | 
     .trim();
   return cleaned === '' ? undefined : cleaned;
 }
+
+/**
+ * The parameter a service error body blames (`param`, e.g. `provider`), if it names one that looks
+ * like a parameter name: the CLI maps it to the option or setting it came from.
+ */
+export function errorParam(body: string): string | undefined {
+  if (body.length > 64 * 1024) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const param = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>).param : undefined;
+    return typeof param === 'string' && /^[A-Za-z][\w.-]{0,63}$/.test(param) ? param : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -12,7 +12,8 @@ import {
 } from '../../api/endpoints/requests.js';
 import { createClientFromConfig } from '../../app/createClientFromConfig.js';
 import type { Config } from '../../config.js';
-import { numeric } from '../optionParsers.js';
+import { providerRefusedError } from '../cliError.js';
+import { numeric, providerName } from '../optionParsers.js';
 
 /**
  * The exploration commands (`events`, `event <id>`, `markets <eventId>`, `market <id>`,
@@ -26,11 +27,13 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
    * then runs `call` with a client built from the configuration, prints its result, closes the
    * client. Validating first means a bad argument is reported as such even without a key.
    */
-  const run = async (validate: () => unknown, call: (client: PredictionClient) => Promise<unknown>): Promise<void> => {
+  const run = async (validate: () => unknown, call: (client: PredictionClient) => Promise<unknown>, provider?: string): Promise<void> => {
     validate();
     const client = createClientFromConfig(deps.getConfig());
     try {
       process.stdout.write(`${JSON.stringify(await call(client), null, 2)}\n`);
+    } catch (error) {
+      throw (provider === undefined ? undefined : providerRefusedError(error, `--provider ${JSON.stringify(provider)}`)) ?? error;
     } finally {
       await client.close();
     }
@@ -39,7 +42,7 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
   program
     .command('events')
     .description('GET /events: one page of events')
-    .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)')
+    .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)', providerName)
     .option('--category <category>', 'all, crypto, sports, politics, esports, culture, economics or tech')
     .option('--subcategory <subcategory>', 'subcategory filter, passed as given')
     .option('--start <n>', 'zero-based index of the first event', numeric)
@@ -65,6 +68,7 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
       await run(
         () => listEventsRequest(params),
         (client) => client.listEvents(params),
+        params.provider,
       );
     });
 
@@ -120,24 +124,26 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
     .command('search <query>')
     .description('GET /events/search: events whose title matches (query of 1 to 200 characters)')
     .option('--limit <n>', 'at most this many events, 1 to 20', numeric)
-    .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)')
+    .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)', providerName)
     .action(async (query: string, opts: { limit?: number; provider?: string }) => {
       const params = { limit: opts.limit, provider: opts.provider } as Parameters<PredictionClient['searchEvents']>[1];
       await run(
         () => searchEventsRequest(query, params),
         (client) => client.searchEvents(query, params),
+        opts.provider,
       );
     });
 
   program
     .command('suggested <pubkey>')
     .description('GET /events/suggested/{pubkey}: events suggested from an order public key')
-    .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)')
+    .option('--provider <provider>', 'kalshi or polymarket (server default: polymarket)', providerName)
     .action(async (pubkey: string, opts: { provider?: string }) => {
       const params = { provider: opts.provider } as Parameters<PredictionClient['getSuggestedEvents']>[1];
       await run(
         () => suggestedEventsRequest(pubkey, params),
         (client) => client.getSuggestedEvents(pubkey, params),
+        opts.provider,
       );
     });
 }

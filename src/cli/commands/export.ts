@@ -45,6 +45,8 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
       const outDir = await canonicalPath(resolve(opts.out));
       const existing = await stat(outDir).catch(() => undefined);
       if (existing !== undefined && !existing.isDirectory()) throw usageError(`--out ${outDir} exists and is not a directory`);
+      const fileAbove = existing === undefined ? await nonDirectoryAncestor(outDir) : undefined;
+      if (fileAbove !== undefined) throw usageError(`--out ${outDir} cannot be created: ${fileAbove} is not a directory`);
       const target = await resolveDatabaseForCommand(deps.getConfig());
       if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
       const stop = new AbortController();
@@ -89,6 +91,15 @@ async function canonicalPath(path: string): Promise<string> {
   if (real !== undefined) return real;
   const parent = dirname(path);
   return parent === path ? path : join(await canonicalPath(parent), basename(path));
+}
+
+/** The closest existing ancestor of `path` when it is not a directory (a regular file), else undefined. */
+async function nonDirectoryAncestor(path: string): Promise<string | undefined> {
+  for (let parent = dirname(path); ; parent = dirname(parent)) {
+    const stats = await stat(parent).catch(() => undefined);
+    if (stats !== undefined) return stats.isDirectory() ? undefined : parent;
+    if (dirname(parent) === parent) return undefined;
+  }
 }
 
 function summary(outDir: string, result: ExportResult): string {

@@ -10,7 +10,7 @@ import { errorChainMessage } from '../../errors/errorChainMessage.js';
 import { waitForJobLease } from '../../lease/waitForJobLease.js';
 import { runLeasedJob } from '../../sync/runLeasedJob.js';
 import { SYNC_JOB, syncCycle, type SyncResult } from '../../sync/runSyncCycle.js';
-import { CliError } from '../cliError.js';
+import { CliError, providerRefusedError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
 import { integer } from '../optionParsers.js';
@@ -71,7 +71,7 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
         ).catch((error: unknown) => {
           // A stop drops requests mid-call: whatever surfaces from that is the stop, not a failure.
           if (stop.signal.aborted) throw new CliError('stopped by a signal', ExitCode.interrupted, { cause: error });
-          throw leaseLost(lease.lost, stop.signal, error) ?? error;
+          throw leaseLost(lease.lost, stop.signal, error) ?? providerRefusedError(error, 'PREDICTION_PROVIDERS') ?? error;
         });
         const lost = leaseLost(lease.lost, stop.signal);
         if (lost) throw lost;

@@ -106,7 +106,10 @@ describe('explore commands', () => {
     [['search', 'x', '--limit', '25'], 'limit must be an integer from 1 to 20, got 25'],
     [['search', 'x'.repeat(201)], 'query must be 1 to 200 characters long'],
     [['events', '--start', '-1'], 'start must be an integer >= 0, got -1'],
-    [['events', '--provider', 'Bison Fi'], 'provider must be a provider name such as kalshi or polymarket'],
+    [
+      ['events', '--provider', 'Bison Fi'],
+      "option '--provider <provider>' argument 'Bison Fi' is invalid. Must be a provider name such as kalshi",
+    ],
     [['events', '--sort-by', 'price'], 'sortBy must be one of volume, beginAt'],
     [['markets', 'E-1', '--end', 'ten'], "option '--end <n>' argument 'ten' is invalid. Must be a number."],
     [['market', ''], 'marketId must be a non-empty string'],
