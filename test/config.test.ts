@@ -38,9 +38,11 @@ describe('parseConfig', () => {
       MAX_REJECTED_PERCENT: '12.5',
       DATA_DIR: '/tmp/x',
       LOG_FORMAT: 'pretty',
+      PGPASSWORD: 'libpq-password',
     });
     expect(config).toMatchObject({
       databaseUrl: 'postgres://u:p@db:5432/x',
+      pgPassword: 'libpq-password',
       apiUrl: 'http://127.0.0.1:8080/prediction/v1',
       apiKey: 'k',
       rateLimitRpm: 600,

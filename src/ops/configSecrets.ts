@@ -1,12 +1,14 @@
 import type { Config } from '../config.js';
 
 /**
- * The secret values of a configuration, for `createLogger({ secrets })`: the API key and the
- * password of each database URL (decoded, and as written in the URL, which may be percent-encoded).
+ * The secret values of a configuration, for `createLogger({ secrets })`: the API key, PGPASSWORD
+ * and the password of each database URL (decoded, and as written in the URL, which may be
+ * percent-encoded).
  */
-export function configSecrets(config: Pick<Config, 'apiKey' | 'databaseUrl' | 'testDatabaseUrl'>): string[] {
+export function configSecrets(config: Pick<Config, 'apiKey' | 'databaseUrl' | 'testDatabaseUrl' | 'pgPassword'>): string[] {
   const out: string[] = [];
   if (config.apiKey) out.push(config.apiKey);
+  if (config.pgPassword) out.push(config.pgPassword);
   for (const url of [config.databaseUrl, config.testDatabaseUrl]) {
     const password = passwordOf(url);
     if (password) out.push(...password);

@@ -93,7 +93,7 @@ describe('the logger', () => {
     const lines: string[] = [];
     const logger = createLogger({
       level: 'info',
-      secrets: configSecrets({ apiKey: TEST_KEY, databaseUrl: undefined, testDatabaseUrl: undefined }),
+      secrets: configSecrets({ apiKey: TEST_KEY, databaseUrl: undefined, testDatabaseUrl: undefined, pgPassword: undefined }),
       destination: { write: (line: string) => void lines.push(line) },
     });
     const quoted = JSON.stringify(`x-api-key: ${TEST_KEY}`.slice(0, 21));
@@ -176,7 +176,12 @@ describe('a key reflected by the upstream', () => {
 describe('exit messages', () => {
   it('never print a known secret, nor a piece of it', () => {
     const redact = createSecretRedactor(
-      configSecrets({ apiKey: TEST_KEY, databaseUrl: 'postgres://u:hunter2-hunter2@h/db', testDatabaseUrl: undefined }),
+      configSecrets({
+        apiKey: TEST_KEY,
+        databaseUrl: 'postgres://u:hunter2-hunter2@h/db',
+        testDatabaseUrl: undefined,
+        pgPassword: undefined,
+      }),
     );
     const error = new Error(`failed with ${TEST_KEY.slice(2, 14)} and hunter2-hunter2`);
     const { message } = classifyError(error, { redact });

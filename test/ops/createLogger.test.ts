@@ -100,18 +100,21 @@ describe('createLogger', () => {
 });
 
 describe('configSecrets', () => {
-  it('lists the API key and database passwords, decoded and as written in the URL', () => {
+  it('lists the API key, PGPASSWORD and database passwords, decoded and as written in the URL', () => {
     const secrets = configSecrets({
       apiKey: KEY,
       databaseUrl: 'postgres://ingest:p%40ss%2Fword@db:5432/prediction',
       testDatabaseUrl: 'postgres://postgres@127.0.0.1/test',
+      pgPassword: 'from-PGPASSWORD',
     });
-    expect(secrets).toEqual([KEY, 'p@ss/word', 'p%40ss%2Fword']);
+    expect(secrets).toEqual([KEY, 'from-PGPASSWORD', 'p@ss/word', 'p%40ss%2Fword']);
   });
 
   it('keeps a password out of a logged connection error', () => {
     const url = 'postgres://ingest:hunter2-long@db:5432/prediction';
-    const { logger, text } = capture(configSecrets({ apiKey: undefined, databaseUrl: url, testDatabaseUrl: undefined }));
+    const { logger, text } = capture(
+      configSecrets({ apiKey: undefined, databaseUrl: url, testDatabaseUrl: undefined, pgPassword: undefined }),
+    );
     logger.error({ err: new Error(`cannot connect to ${url}`), target: url }, 'database unreachable');
     expect(text()).not.toContain('hunter2-long');
   });
