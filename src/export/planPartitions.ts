@@ -21,8 +21,8 @@ export interface PartitionPlan {
   write: DayCount[];
   /**
    * Recorded days whose files go: days of the range the database holds no row of any more, and
-   * days whose file is no longer as the export wrote it but cannot be rewritten (out of the range,
-   * or dropped by retention).
+   * days whose file is gone and cannot be written again here (out of the range, or dropped by
+   * retention): their entries leave the manifest.
    */
   remove: string[];
   /** Recorded days of the range that retention dropped from the database: their files stay. */
@@ -42,8 +42,8 @@ export const inDayRange = (day: string, range: DayRange): boolean =>
  * whole months, which is what lets an export stopped half-way be completed from the changes alone).
  * With `carryForward`, a change also rewrites every later day. A recorded day the database no
  * longer holds loses its file, unless it lies before `archivedBefore` (retention's horizon): the
- * export keeps what retention dropped, as long as its file is as written. Everything else stays as
- * it is.
+ * export keeps what retention dropped, as long as its file is there. Everything else stays as it
+ * is.
  */
 export function planPartitions(input: {
   current: readonly DayCount[];
@@ -70,14 +70,16 @@ export function planPartitions(input: {
   }
   for (const [day, recorded] of input.recorded) {
     if (present.has(day)) continue;
-    // A file no longer as written (deleted or edited by hand) that the export cannot rewrite here,
-    // out of the range or dropped by retention, leaves the directory and the manifest: the manifest
-    // lists only files as the export wrote them, and a later export whose range holds the day
-    // writes it again if the database still has its rows.
-    const altered = recorded.fileBytes !== input.fileBytes(day);
+    // A file gone (deleted by hand, or by an export stopped before it recorded the removal) that the
+    // export cannot write again here, out of the range or dropped by retention, leaves the
+    // manifest, which lists only files present; a later export whose range holds the day writes it
+    // again if the database still has its rows. A file that is there but of another size is kept:
+    // an export stopped between its renames and its record leaves newer files than their records,
+    // and a month retention dropped has no other copy.
+    const gone = recorded.fileBytes > 0 && input.fileBytes(day) === 0;
     if (!inDayRange(day, input.range)) {
-      if (altered) plan.remove.push(day);
-    } else if (input.archivedBefore !== null && day < input.archivedBefore && !altered) plan.archived.push(day);
+      if (gone) plan.remove.push(day);
+    } else if (input.archivedBefore !== null && day < input.archivedBefore && !gone) plan.archived.push(day);
     else plan.remove.push(day);
   }
   plan.remove.sort();

@@ -1,6 +1,5 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import type { Queryable } from '../sql/queryable.js';
 import type { SavedPartition } from '../sql/saveExportState.js';
 import { partitionPath } from './buildManifest.js';
@@ -11,6 +10,7 @@ import type { DayCount, DaySelection, ExportTable } from './ExportTable.js';
 import { planPartitions, type DayRange, type PartitionPlan, type RecordedPartition } from './planPartitions.js';
 import { horizon32, type SnapshotBounds } from './snapshotHorizon.js';
 import { splitCsvChunks, type CsvChunk } from './splitCsvChunks.js';
+import { resumeConnection, stopCopyOut } from './stopCopyOut.js';
 import { dayStart, nextDay } from './utcDays.js';
 
 export interface TableInput {
@@ -139,9 +139,7 @@ async function copyDays(
       },
     });
   } catch (error) {
-    // Stops the server's side of the COPY, so that the transaction can end.
-    query.cancel();
-    stream.destroy();
+    await stopCopyOut(tx, query, stream);
     throw error;
   } finally {
     resumeConnection(stream);
@@ -149,18 +147,6 @@ async function copyDays(
   const missing = days.filter((d) => !written.some((w) => w.day === d.day));
   if (missing.length > 0) throw new Error(`export: ${table.name}: the copy gave no row for ${missing.map((d) => d.day).join(', ')}`);
   return written;
-}
-
-/**
- * postgres.js 3.4.9 pauses the connection's socket whenever the COPY stream's buffer is full, and
- * resumes it only when the stream asks for more. When the last data and the end of the COPY arrive
- * together while it is paused, the stream ends and nothing resumes the socket: the answer that
- * follows is never read and the connection hangs (porsager/postgres pull request 1016, not
- * released). The stream's own read function is what resumes it; calling it once more after the end
- * is harmless when the socket was not paused.
- */
-function resumeConnection(stream: Readable): void {
-  (stream as Readable & { _read: (size: number) => void })._read(0);
 }
 
 /** The sizes of the table's partition files that exist. */

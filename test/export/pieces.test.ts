@@ -66,7 +66,7 @@ describe('planPartitions', () => {
     expect(plan.unchanged).toEqual([]);
   });
 
-  it('removes a file no longer as written that it cannot rewrite: out of the range, or dropped by retention', () => {
+  it('drops a file gone that it cannot write again (out of the range, or dropped by retention), and keeps one of another size', () => {
     const plan = planPartitions({
       ...base,
       recorded: new Map([
@@ -75,9 +75,13 @@ describe('planPartitions', () => {
         recorded('2026-01-03', 5),
         recorded('2026-01-04', 5),
         recorded('2026-01-05', 5),
+        recorded('2026-01-06', 5),
+        recorded('2026-01-07', 0, 0),
       ]),
-      // 01-01 (retention dropped its rows) and 01-05 (out of the range) lost their files; 01-04 (out of the range) is intact.
-      fileBytes: (day) => (day === '2026-01-01' || day === '2026-01-05' ? 0 : 100),
+      // Gone: 01-01 (retention dropped its rows) and 01-05 (out of the range). Another size than
+      // recorded, as an export stopped before its record leaves it: 01-02 (dropped) and 01-06 (out
+      // of the range). 01-07 had no row, so no file.
+      fileBytes: (day) => ({ '2026-01-02': 120, '2026-01-03': 100, '2026-01-04': 100, '2026-01-06': 80 })[day] ?? 0,
       range: { fromDay: null, toDay: '2026-01-04' },
       archivedBefore: '2026-01-03',
       current: days([]).filter((d) => d.day === '2026-01-03'),
