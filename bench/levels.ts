@@ -127,7 +127,7 @@ async function freshTables(sql: postgres.Sql, which: 'raw' | 'levelRows' | 'pipe
 const batches = <T>(xs: readonly T[], n: number): T[][] =>
   Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
 
-/** Wall time and this process's CPU time: the calls are sequential, so the rest is the server's (and the wire's). */
+/** Wall time and this process's CPU time (the client's share; the server's runs beside it). */
 async function timed(fn: () => Promise<unknown>): Promise<{ wallMs: number; clientMs: number }> {
   const cpu = process.cpuUsage();
   const start = performance.now();
@@ -211,6 +211,15 @@ export async function benchLevels(serverUrl: string): Promise<void> {
       ['pipeline', 'pipeline', pipeline],
       ['pipelineCalls', 'pipeline', pipelineCalls],
     ];
+    // Same rows as the raw COPY's, encoded by the database (snapshot ids aside: the pipeline's come
+    // from the sequence). The raw methods run first in each round, so bench_books holds them.
+    const sameRowsAsRawCopy = async (key: string) => {
+      const [diff] = await sql<{ n: number }[]>`
+        with p as (select ${sql(COLUMNS.slice(1))} from prediction.orderbook_snapshots),
+             r as (select ${sql(COLUMNS.slice(1))} from prediction.bench_books)
+        select ((select count(*) from (table p except all table r) a) + (select count(*) from (table r except all table p) b))::int as n`;
+      if (diff!.n !== 0) throw new Error(`${key}: its rows differ from the raw COPY's in ${diff!.n} rows`);
+    };
     const runs: Record<string, number[]> = Object.fromEntries(methods.map(([k]) => [k, []]));
     const clientRuns: Record<string, number[]> = Object.fromEntries(methods.map(([k]) => [k, []]));
     for (let rep = -1; rep < REPEATS; rep++) {
@@ -219,18 +228,12 @@ export async function benchLevels(serverUrl: string): Promise<void> {
         await freshTables(sql, table);
         const { wallMs, clientMs } = await timed(run);
         round.push(`${key} ${fmtMs(wallMs)} ms`);
+        if (rep < 0 && table === 'pipeline') await sameRowsAsRawCopy(key);
         if (rep < 0) continue;
         runs[key]!.push(wallMs);
         clientRuns[key]!.push(clientMs);
       }
       console.log(`  ${rep < 0 ? 'warm-up' : `run ${rep + 1}`}: ${round.join(', ')}`);
-      if (rep >= 0) continue;
-      // Same rows both ways (snapshot ids aside: the pipeline's come from the sequence).
-      const [diff] = await sql<{ n: number }[]>`
-        with p as (select ${sql(COLUMNS.slice(1))} from prediction.orderbook_snapshots),
-             r as (select ${sql(COLUMNS.slice(1))} from prediction.bench_books)
-        select ((select count(*) from (table p except all table r) a) + (select count(*) from (table r except all table p) b))::int as n`;
-      if (diff!.n !== 0) throw new Error(`pipeline rows differ from the COPY baseline's in ${diff!.n} rows`);
     }
     const copyMs = median(runs.copyOne!);
     const row = (name: string, key: string, note: string) => {

@@ -75,11 +75,10 @@ export async function hashOrderBooks(observed: readonly ObservedOrderBook[]): Pr
  */
 export async function recordOrderBooks(sql: Queryable, observed: readonly HashedOrderBook[]): Promise<OrderBookCounts> {
   if (observed.length === 0) return { inserted: 0, confirmed: 0, levels: 0 };
-  const hashes = observed.map((o) => o.contentHash);
   // The books of one fetch share their Date: each time is formatted once.
   const isoOf = new Map<Date, string>();
   const times = observed.map(({ observedAt }) => isoOf.get(observedAt) ?? isoOf.set(observedAt, observedAt.toISOString()).get(observedAt)!);
-  const [answer] = await compareWithLatest(sql, observed, hashes, times);
+  const [answer] = await compareWithLatest(sql, observed, times);
   const { changed, confirmed } = answer!;
   let levels = 0;
   await copyLines(
@@ -89,9 +88,9 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Hashed
     (function* () {
       for (const position of changed) {
         const i = position - 1;
-        const { book } = observed[i]!;
+        const { book, contentHash: bookHash } = observed[i]!;
         levels += book.yes.length + book.no.length;
-        yield snapshotLine(book, hashes[i]!, times[i]!);
+        yield snapshotLine(book, bookHash, times[i]!);
       }
     })(),
   );
@@ -107,10 +106,10 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Hashed
  * element, which with a row per new book took ~4 ms of the client's CPU a 1,000-book call
  * (bench/levels.ts).
  */
-function compareWithLatest(sql: Queryable, observed: readonly ObservedOrderBook[], hashes: readonly string[], times: readonly string[]) {
+function compareWithLatest(sql: Queryable, observed: readonly HashedOrderBook[], times: readonly string[]) {
   return sql<{ changed: number[]; confirmed: number }[]>`
     with input as (
-      select * from unnest(${observed.map((o) => o.book.marketId)}::text[], string_to_array(${hashes.join(',')}, ','),
+      select * from unnest(${observed.map((o) => o.book.marketId)}::text[], string_to_array(${observed.map((o) => o.contentHash).join(',')}, ','),
                            string_to_array(${times.join(',')}, ',')::timestamptz[]) with ordinality
         as t(market_id, content_hash, observed_at, ord)
     ),

@@ -51,4 +51,9 @@ export class OrderBookWriter {
   throwIfFailed(): void {
     if (this.#failure) throw this.#failure.error;
   }
+
+  /** The error of the first write that failed, if one did. */
+  get failure(): { error: unknown } | undefined {
+    return this.#failure;
+  }
 }

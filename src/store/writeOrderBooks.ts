@@ -63,7 +63,11 @@ export async function prepareOrderBooks(batch: OrderBooksWrite): Promise<Prepare
   return { batch, tally, books, recordsSeen, firstAt, lastAt };
 }
 
-/** Writes the order books of one or more fetches in one transaction; invalid ones are quarantined. */
+/**
+ * Writes the order books of one or more fetches in one transaction; invalid ones are quarantined.
+ * One batch on its own: the sweep writes through OrderBookWriter, which prepares the next batch
+ * while this one commits; tests and the bench call this.
+ */
 export async function writeOrderBooks(sql: Sql, batch: OrderBooksWrite): Promise<WriteCounts> {
   const prepared = await prepareOrderBooks(batch);
   return prepared ? writePreparedOrderBooks(sql, prepared) : emptyCounts();

@@ -18,20 +18,24 @@ export interface SweepOptions {
    * the rate limit are dropped (never sent), what arrived is written and the sweep ends.
    */
   deadline?: Date;
+  /** Levels gathered before a write. Default LEVELS_PER_WRITE; tests lower it to write several batches. */
+  levelsPerWrite?: number;
 }
 
 /**
  * Levels gathered before a write. Books are small (tens of levels), and a transaction has a fixed
  * cost (lock, snapshot statement, COPY set-up, commit), so several fetch batches are written
- * together, each book with its own fetch's time. 50k levels hold the write lock for about 25 ms
- * (bench/levels.ts). The sweep holds up to two such batches: one being written, one gathered.
+ * together, each book with its own fetch's time. 50k levels hold the write lock for tens of
+ * milliseconds (bench/levels.ts: about 25 ms into fresh tables). The sweep holds up to two such
+ * batches: one being written, one gathered and prepared (OrderBookWriter).
  */
 export const LEVELS_PER_WRITE = 50_000;
 
 /**
  * What a rejected book counts toward LEVELS_PER_WRITE. It holds its payload until the write, cut
  * to LIMITS.rejectedPayloadChars of JSON (about 2 MB once parsed, as much as the largest valid
- * book): so at most ten wait for a write, however large the books the upstream sends.
+ * book): so at most ten wait for each of the two batches the sweep holds, however large the books
+ * the upstream sends.
  */
 export const REJECTED_BOOK_LEVELS = LEVELS_PER_WRITE / 10;
 
@@ -79,7 +83,7 @@ function handOverSignal(startMs: number, deadline: Date | undefined): { signal?:
 /**
  * Fetches the order books of open markets in priority order (stale first, then volume, then
  * nearest close), writing them in transactions of about LEVELS_PER_WRITE levels (a crash loses at
- * most those, fetched again next time). Returns how many books were written. An abort writes
+ * most two of them, one being written and one gathered, fetched again next time). Returns how many books were written. An abort writes
  * what had arrived and returns. A book the upstream could not fetch is skipped (UnavailableBooks).
  */
 export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): Promise<number> {
@@ -111,8 +115,10 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   const stop = linkSignals([ctx.signal, handOver.signal].filter((s): s is AbortSignal => s !== undefined));
   const client = ctx.client.withSignal(handOver.signal);
   const unavailable = new UnavailableBooks();
-  // The first failure is the one reported: a write that failed ends the fetching at its next batch.
+  // The first failure is the one reported: a write that failed ends the fetching at its next
+  // batch, and wins over a failure of the fetching noticed after it.
   let failure: { error: unknown } | undefined;
+  const levelsPerWrite = options.levelsPerWrite ?? LEVELS_PER_WRITE;
   try {
     await fetchInBatches(
       targets,
@@ -126,7 +132,7 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
         const books = results.map((r) => r.result);
         pending.push({ books, observedAt });
         for (const b of books) pendingLevels += b.ok ? b.value.yes.length + b.value.no.length : REJECTED_BOOK_LEVELS;
-        if (pendingLevels >= LEVELS_PER_WRITE) await flush();
+        if (pendingLevels >= levelsPerWrite) await flush();
       },
       {
         batchSize: booksPerBatch(ctx.batchSize),
@@ -137,7 +143,7 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
       },
     );
   } catch (error) {
-    failure = { error: unavailable.outage(error) ?? error };
+    failure = writer.failure ?? { error: unavailable.outage(error) ?? error };
   } finally {
     ctx.totals.unavailable += unavailable.skipped;
     if (unavailable.skipped > 0) {

@@ -1,0 +1,83 @@
+/** A write that fails during the order-book sweep ends it: fetching stops, and its error is the one reported. */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
+import { parseEvent } from '../../src/api/parse.js';
+import { startRun } from '../../src/sql/ingestRuns.js';
+import { writeEvents } from '../../src/store/writeEvents.js';
+import { BOOKS_PER_FETCH, sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
+import { SyncTotals } from '../../src/sync/syncTotals.js';
+import type { SyncContext } from '../../src/sync/SyncContext.js';
+import { startRecordingServer, type Reply, type RecordingServer } from '../api/client/helpers/recordingServer.js';
+import { requestedId, wireEvent, wireMarket } from '../api/client/helpers/wire.js';
+import { useTestDatabase } from '../helpers/testDatabase.js';
+
+const MARKETS = 300;
+/** A book of one level a side: 2 levels. */
+const BOOK = { yes: [[65, 10]], no: [[30, 5]] };
+/** A write after every fourth fetch batch (4 × 16 books × 2 levels = 128 levels). */
+const LEVELS_PER_WRITE = 100;
+const db = await useTestDatabase();
+let server: RecordingServer | undefined;
+let client: PredictionClient | undefined;
+
+beforeAll(async () => {
+  const events = Array.from({ length: MARKETS }, (_, i) =>
+    parseEvent(wireEvent(`E-${i}`, { markets: [wireMarket(`M-${String(i).padStart(3, '0')}`)] }), { provider: 'polymarket' }),
+  );
+  await writeEvents(db.sql, { runId: null, endpoint: '/events', events, observedAt: new Date() });
+});
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+});
+
+/** Sweeps with a fence that refuses every write; returns the error and how many books were asked for. */
+async function sweepRefused(reply: (id: string) => Reply) {
+  let requests = 0;
+  server = await startRecordingServer(async (a) => {
+    requests += 1;
+    // Slow enough answers that a refused write is noticed before the next fetch batch is in.
+    return { delayMs: 50, ...reply(requestedId(a.path)) };
+  });
+  client = createPredictionClient({ baseUrl: server.baseUrl, allowKeyless: true, rateLimit: { requests: 1_000_000 }, concurrency: 64 });
+  const refused = new Error('the lease is gone');
+  const ctx: SyncContext = {
+    sql: db.sql,
+    client,
+    runId: await startRun(db.sql, 'test', new Date()),
+    providers: ['polymarket'],
+    categories: ['all'],
+    now: () => new Date(),
+    totals: new SyncTotals(),
+    batchSize: 50,
+    progress: () => {},
+    fence: async () => {
+      throw refused;
+    },
+  };
+  const error = await sweepOrderBooks(ctx, { limit: null, levelsPerWrite: LEVELS_PER_WRITE }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  const [stored] = await db.sql<{ n: number }[]>`select count(*)::int as n from prediction.orderbook_snapshots`;
+  return { error, refused, requests, stored: stored!.n };
+}
+
+describe('order-book sweep whose writes fail', () => {
+  it('stops fetching at the batch after the failed write, not at the next write, and reports its error', async () => {
+    const { error, refused, requests, stored } = await sweepRefused(() => ({ json: BOOK }));
+    expect(error).toBe(refused);
+    expect(stored).toBe(0);
+    // The first write goes after 4 batches; its failure is seen at the 5th or 6th (and the next
+    // batch is already being fetched). Waiting for the next write would have asked for 9 batches.
+    expect(requests).toBeLessThan(8 * BOOKS_PER_FETCH);
+  });
+
+  it('reports the failed write rather than a failure of the fetching that came after it', async () => {
+    // Books after the first write's 64 are refused by the upstream (a 400 stops the sweep).
+    const { error, refused } = await sweepRefused((id) =>
+      Number(id.slice(2)) < 4 * BOOKS_PER_FETCH ? { json: BOOK } : { status: 400, json: { error: 'bad request' } },
+    );
+    expect(error).toBe(refused);
+  });
+});
