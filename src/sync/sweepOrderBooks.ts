@@ -83,8 +83,9 @@ function handOverSignal(startMs: number, deadline: Date | undefined): { signal?:
 /**
  * Fetches the order books of open markets in priority order (stale first, then volume, then
  * nearest close), writing them in transactions of about LEVELS_PER_WRITE levels (a crash loses at
- * most two of them, one being written and one gathered, fetched again next time). Returns how many books were written. An abort writes
- * what had arrived and returns. A book the upstream could not fetch is skipped (UnavailableBooks).
+ * most two of them, one being written and one gathered, fetched again next time). Returns how many
+ * books were written. An abort writes what had arrived and returns. A book the upstream could not
+ * fetch is skipped (UnavailableBooks).
  */
 export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): Promise<number> {
   if (ctx.signal?.aborted) return 0;

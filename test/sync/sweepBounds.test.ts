@@ -1,13 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
 import { parseEvent } from '../../src/api/parse.js';
-import { startRun } from '../../src/sql/ingestRuns.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { BOOKS_PER_FETCH, sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
-import { SyncTotals } from '../../src/sync/syncTotals.js';
-import type { SyncContext } from '../../src/sync/SyncContext.js';
 import { startRecordingServer, type Reply, type RecordingServer } from '../api/client/helpers/recordingServer.js';
 import { requestedId, wireEvent, wireMarket } from '../api/client/helpers/wire.js';
+import { sweepContext } from '../helpers/sweepContext.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const MARKETS = 60;
@@ -43,17 +41,7 @@ async function sweep(reply: (id: string) => Reply, options: { concurrency: numbe
     concurrency: options.concurrency,
   });
   const writes: string[] = [];
-  const ctx: SyncContext = {
-    sql: db.sql,
-    client,
-    runId: await startRun(db.sql, 'test', new Date()),
-    providers: ['polymarket'],
-    categories: ['all'],
-    now: () => new Date(),
-    totals: new SyncTotals(),
-    batchSize: 50,
-    progress: (line) => writes.push(line),
-  };
+  const ctx = await sweepContext(db.sql, client, { progress: (line) => writes.push(line) });
   const done = await sweepOrderBooks(ctx, { limit: null });
   return { done, writes, mostOpen, totals: ctx.totals };
 }

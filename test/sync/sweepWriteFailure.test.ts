@@ -2,13 +2,11 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
 import { parseEvent } from '../../src/api/parse.js';
-import { startRun } from '../../src/sql/ingestRuns.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { BOOKS_PER_FETCH, sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
-import { SyncTotals } from '../../src/sync/syncTotals.js';
-import type { SyncContext } from '../../src/sync/SyncContext.js';
 import { startRecordingServer, type Reply, type RecordingServer } from '../api/client/helpers/recordingServer.js';
 import { requestedId, wireEvent, wireMarket } from '../api/client/helpers/wire.js';
+import { sweepContext } from '../helpers/sweepContext.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const MARKETS = 300;
@@ -41,20 +39,11 @@ async function sweepRefused(reply: (id: string) => Reply) {
   });
   client = createPredictionClient({ baseUrl: server.baseUrl, allowKeyless: true, rateLimit: { requests: 1_000_000 }, concurrency: 64 });
   const refused = new Error('the lease is gone');
-  const ctx: SyncContext = {
-    sql: db.sql,
-    client,
-    runId: await startRun(db.sql, 'test', new Date()),
-    providers: ['polymarket'],
-    categories: ['all'],
-    now: () => new Date(),
-    totals: new SyncTotals(),
-    batchSize: 50,
-    progress: () => {},
+  const ctx = await sweepContext(db.sql, client, {
     fence: async () => {
       throw refused;
     },
-  };
+  });
   const error = await sweepOrderBooks(ctx, { limit: null, levelsPerWrite: LEVELS_PER_WRITE }).then(
     () => undefined,
     (e: unknown) => e,
