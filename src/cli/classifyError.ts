@@ -19,6 +19,7 @@ import { sanitizeText } from '../errors/sanitizeText.js';
 import { UpstreamMismatchError } from '../sql/recordUpstream.js';
 import { CliError } from './cliError.js';
 import { ExitCode } from './exitCodes.js';
+import { errorChain } from '../errors/errorChain.js';
 
 export interface Classified {
   exitCode: ExitCode;
@@ -64,16 +65,16 @@ function classify(error: unknown): Classified {
   if (error instanceof ApiServerError || error instanceof ApiNetworkError || error instanceof ApiRateLimitedError) {
     return { exitCode: ExitCode.upstreamUnavailable, message: `The API stayed unavailable after retries: ${errorChainMessage(error)}` };
   }
-  for (const e of chain(error)) {
+  for (const e of errorChain(error)) {
     const tagged = e as Error & { exitCode?: unknown };
     if (typeof tagged.exitCode === 'number') return { exitCode: tagged.exitCode as ExitCode, message: errorChainMessage(error) };
   }
   // A client-side deadline of ours: the connection hung, so the server could not even say so.
-  if ([...chain(error)].some((e) => e instanceof DatabaseDeadlineError)) {
+  if ([...errorChain(error)].some((e) => e instanceof DatabaseDeadlineError)) {
     return { exitCode: ExitCode.databaseUnreachable, message: `Database stopped answering: ${errorChainMessage(error)}` };
   }
   // The database answered, but a session it may not end held the migration off: exit 4, said as such.
-  if ([...chain(error)].some((e) => e instanceof MigrationBlockedError)) {
+  if ([...errorChain(error)].some((e) => e instanceof MigrationBlockedError)) {
     return { exitCode: ExitCode.databaseUnreachable, message: errorChainMessage(error) };
   }
   const database = databaseFailure(error);
@@ -148,7 +149,7 @@ const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_(GET|VERIFY)_|DEPTH_ZERO_S
 
 function databaseFailure(error: unknown): { kind: DatabaseFailureKind; sqlState: string | undefined } | undefined {
   if (!isDatabaseError(error)) return undefined;
-  for (const e of chain(error)) {
+  for (const e of errorChain(error)) {
     const { code, severity, syscall } = e as Error & { code?: unknown; severity?: unknown; syscall?: unknown };
     if (typeof code !== 'string') continue;
     if (typeof severity === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
@@ -169,18 +170,9 @@ function databaseFailure(error: unknown): { kind: DatabaseFailureKind; sqlState:
  * a query with gets a `query` property (connection.js, queryError), even a bare `read ECONNRESET`.
  */
 function isDatabaseError(error: unknown): boolean {
-  for (const e of chain(error)) {
+  for (const e of errorChain(error)) {
     const fields = e as Error & { address?: unknown; severity?: unknown };
     if (fields.address !== undefined || fields.severity !== undefined || 'query' in e || /database|postgres/i.test(e.message)) return true;
   }
   return false;
-}
-
-/** The error and its causes, at most 16 deep (a cycle, `e.cause = e`, must end). */
-function* chain(error: unknown): Generator<Error> {
-  const seen = new Set<unknown>();
-  for (let e: unknown = error; e instanceof Error && !seen.has(e) && seen.size < 16; e = e.cause) {
-    seen.add(e);
-    yield e;
-  }
 }

@@ -1,4 +1,5 @@
 import { ApiBadRequestError } from '../api/errors.js';
+import { errorChain } from '../errors/errorChain.js';
 import { ExitCode } from './exitCodes.js';
 
 /** An error meant for the person at the terminal: printed as one line, exits with `exitCode`. */
@@ -24,7 +25,7 @@ export function usageError(message: string): CliError {
  * PREDICTION_PROVIDERS), else undefined. Any other 400 stays a failure: the other parameters are ours.
  */
 export function providerRefusedError(error: unknown, source: string): CliError | undefined {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 16; e = e.cause, depth++) {
+  for (const e of errorChain(error)) {
     if (e instanceof ApiBadRequestError && e.param === 'provider') {
       return new CliError(`${source}: the API refused the provider: ${e.message}`, ExitCode.usage, { cause: error });
     }

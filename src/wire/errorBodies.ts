@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The two error bodies the upstream sends (docs/upstream/behaviour.md), exact. The client reads
- * only their `message`, `code` and `type`, loosely (api/client/errorDetail.ts): an error body is
+ * only their `message`, `code` and `type`, loosely (api/client/readErrorBody.ts): an error body is
  * never a record to store.
  */
 

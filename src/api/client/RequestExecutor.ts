@@ -34,7 +34,7 @@ import {
 } from '../errors.js';
 import { ClientStatsRecorder, type ClientStats } from './ClientStats.js';
 import type { RequestEvent } from './RequestEvent.js';
-import { errorDetail, errorParam } from './errorDetail.js';
+import { readErrorBody } from './readErrorBody.js';
 import { HttpTransport, type HttpResponse } from './HttpTransport.js';
 import { linkSignals } from '../../signals/linkSignals.js';
 import { PauseGate } from './PauseGate.js';
@@ -247,7 +247,7 @@ export class RequestExecutor {
       this.#headerless429Streak = 0;
       return { kind: 'ok', body: parseJson(text, ctx) };
     }
-    const detail = errorDetail(text, this.options.apiKey);
+    const { detail, param } = readErrorBody(text, this.options.apiKey);
     const request = ctx;
     if (code === 429) {
       return { kind: 'rateLimited', error: new ApiRateLimitedError('Rate limited (429)', detail, waitMs, { request }) };
@@ -265,7 +265,7 @@ export class RequestExecutor {
       };
     }
     if (code === 404) throw new ApiNotFoundError('Not found (404)', code, detail, { request });
-    if (code === 400) throw new ApiBadRequestError('Bad request (400)', code, detail, { request, param: errorParam(text) });
+    if (code === 400) throw new ApiBadRequestError('Bad request (400)', code, detail, { request, param });
     throw new ApiUnexpectedStatusError(`Unexpected status ${code}`, code, detail, { request });
   }
 
