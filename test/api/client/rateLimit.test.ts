@@ -85,6 +85,7 @@ describe('rate limiting', () => {
       interceptors: [log.interceptor],
       logger: log.logger,
     });
+    log.watch(client);
     try {
       await warmUp(client, 200);
       const results = await Promise.all(Array.from({ length: 60 }, (_, i) => client.getMarket(`M-${i}`)));
@@ -96,6 +97,7 @@ describe('rate limiting', () => {
       expect(arrivals).toHaveLength(72);
       expect(client.stats().rateLimited).toBe(12);
       expect(client.stats().retries).toBe(12);
+      expect(log.sentWhilePausedMs).toEqual([]);
 
       for (const s of storm) {
         const pause = log.pauses.find((p) => p.target === s.url);

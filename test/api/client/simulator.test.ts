@@ -76,6 +76,7 @@ describe('client against the simulator', () => {
     });
     const log = sendLog();
     client = testClient(sim.url, { interceptors: [log.interceptor], logger: log.logger, maxRateLimitRetries: 50 });
+    log.watch(client);
     const ids = sim.world
       .markets()
       .slice(0, 50)
@@ -86,6 +87,7 @@ describe('client against the simulator', () => {
     expect(storms.length).toBeGreaterThan(0);
     expect(client.stats().rateLimited).toBe(storms.length);
     expect(log.pauses).toHaveLength(storms.length);
+    expect(log.sentWhilePausedMs).toEqual([]);
     for (const pause of log.pauses) {
       expect(pause.waitMs).toBe(60);
       expect(log.sentDuring(pause), `sends during the pause ${JSON.stringify(pause)}`).toEqual([]);
