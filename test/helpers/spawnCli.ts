@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -34,7 +35,18 @@ export function spawnCli(
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'exit' can come before the last output has been read; 'close' alone would wait for any
+  // grandchild still holding the pipes (a database server the CLI started), so at most a while.
+  const drained = Promise.all([once(child.stdout!, 'close'), once(child.stderr!, 'close')]).catch(() => undefined);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      const grace = setTimeout(() => resolve(code), 2_000);
+      void drained.then(() => {
+        clearTimeout(grace);
+        resolve(code);
+      });
+    }),
+  );
   return {
     child,
     stdout: () => out,

@@ -210,7 +210,7 @@ describe('prototype pollution', () => {
 });
 
 describe('absurd sizes', () => {
-  it('a 1e6-level order book is rejected quickly, without throwing and without walking its levels', () => {
+  it('a 1e6-level order book is rejected without throwing and without walking its levels', () => {
     const levels = Array.from({ length: 1_000_000 }, (_, i) => [100 - i / 10_000, 1]);
     // Counts the levels read: a deterministic measure of the work, where a time bound is flaky.
     let reads = 0;
@@ -220,7 +220,6 @@ describe('absurd sizes', () => {
         return Reflect.get(target, key, receiver);
       },
     });
-    const started = performance.now();
     const rejection = rejected(parseOrderBook({ yes: counted, no: [] }, { marketId: 'M' }));
     expect(rejection.reason).toBe('yes: too many items: 1000000 (max 10000)');
     // The size bound must come before anything that walks the whole side (the record's shape
@@ -228,7 +227,6 @@ describe('absurd sizes', () => {
     expect(reads).toBeLessThanOrEqual(LIMITS.rejectedPayloadChars / 6 + 1);
     expect(rejection.payload).toMatchObject({ truncated: true, overChars: LIMITS.rejectedPayloadChars });
     expect((rejection.payload as { head: string }).head).toMatch(/^\{"yes":\[\[100,1\],\[99\.9999,1\]/);
-    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('10,000 levels per side is still accepted', () => {

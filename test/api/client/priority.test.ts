@@ -17,7 +17,7 @@ describe('withPriority views', () => {
     client = testClient(server.baseUrl, { concurrency: 1 });
     const high = client.withPriority(30);
     const first = client.getMarket('FIRST');
-    await vi.waitFor(() => expect(server.arrivals).toHaveLength(1));
+    await vi.waitFor(() => expect(server.arrivals).toHaveLength(1), { timeout: 10_000 });
     // Queued behind FIRST: low ones before high ones.
     const calls = [client.getMarket('LOW-1'), client.getMarket('LOW-2'), high.getMarket('HIGH-1'), high.getMarket('HIGH-2')];
     await Promise.all([first, ...calls]);

@@ -43,7 +43,7 @@ describe('the shared queue and finished calls', () => {
       ...Array.from({ length: 4 }, (_, i) => client.getMarket(`M-${i + 1}`)),
     ];
     for (const call of others) call.catch(() => {});
-    await vi.waitFor(() => expect(server.arrivals).toHaveLength(1));
+    await vi.waitFor(() => expect(server.arrivals).toHaveLength(1), { timeout: 10_000 });
     release();
     // The market keeps its body as `raw`: that object is what the queue must not hold on to. Only
     // a weak reference to it leaves this function.
@@ -53,7 +53,7 @@ describe('the shared queue and finished calls', () => {
       if (!result.ok) throw new Error('expected M-0 to be accepted');
       return new WeakRef(result.value.raw as object);
     })();
-    await vi.waitFor(() => expect(server.arrivals).toHaveLength(3));
+    await vi.waitFor(() => expect(server.arrivals).toHaveLength(3), { timeout: 10_000 });
     expect(client.stats().queue).toEqual({ size: 3, pending: 1 });
     expect(await collected(body)).toBe(true);
   });
