@@ -12,11 +12,13 @@ import { DEFAULT_BATCH_SIZE, runJob } from '../../src/sync/runJob.js';
 import { booksPerBatch, sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
 import { API_KEY, startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { installCronClock } from '../service/cronClock.js';
 
 /**
  * What the planner says of the order-book sweep against the sweep itself: its size and cadence
- * under a limit (the scheduled sweep on a three-second schedule, a window of about a second), and
- * how its priority order spreads a given capacity over the books (sweeps on a manual clock).
+ * under a limit (the scheduled sweep on a three-second schedule, a window of about a second, on a
+ * fake clock), and how its priority order spreads a given capacity over the books (sweeps on a
+ * manual clock).
  */
 const providers = KNOWN_PROVIDERS;
 const categories = [ALL_CATEGORIES];
@@ -72,30 +74,63 @@ describe('the sweep as planned', () => {
     expect(replay.sweeps.slice(1).every((s, i) => s.startMs - replay.sweeps[i]!.startMs === periodMs)).toBe(true);
     expect(replay.sweeps[0]!.books).toBeLessThan(openMarkets);
 
-    const client = createPredictionClient({ baseUrl: sim.url, apiKey: API_KEY, rateLimit: limit });
-    const scheduler = startScheduler({
-      sql: db.sql,
-      clientFor: () => client,
-      jobs: [{ name: 'orderbooks', schedule: '*/3 * * * * *' }],
-      providers,
-      categories,
-      settings,
-      instanceId: 'plan-test',
-      logger: createLogger({ level: 'silent' }),
-    });
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
-    await scheduler.stop();
-    await client.close();
+    // The fake clock (see cronClock.ts) starts near the wall clock the crawl observed at; its first
+    // tick is one second later.
+    const sweepCount = 3;
+    const firstTickMs = (Math.floor(Date.now() / periodMs) + 2) * periodMs;
+    const tickSeconds = Array.from({ length: sweepCount }, (_, i) => new Date(firstTickMs + i * periodMs));
+    const clock = installCronClock(new Date(firstTickMs - 1_000));
+    let stop = () => Promise.resolve();
+    try {
+      const client = createPredictionClient({ baseUrl: sim.url, apiKey: API_KEY, rateLimit: limit });
+      const scheduler = startScheduler({
+        sql: db.sql,
+        clientFor: () => client,
+        jobs: [{ name: 'orderbooks', schedule: '*/3 * * * * *' }],
+        providers,
+        categories,
+        settings,
+        instanceId: 'plan-test',
+        logger: createLogger({ level: 'silent' }),
+      });
+      stop = () => scheduler.stop().then(() => client.close());
+      expect(clock.watchNewTasks()).toBe(1);
+      // Settled: nothing in flight, and either the sweep waits for its rate window (it has calls
+      // queued only then: the hand-over drops them), which only the clock can open, or every tick so
+      // far is done with (claimed, run, written, its lease released). The clock moves a millisecond
+      // at a time and only once settled, so each window's sends, the hand-over and the next tick
+      // happen at their own instants, as in the replay, however long the database and the
+      // simulator take in real time.
+      const settled = () => {
+        const { size, pending } = client.stats().queue;
+        if (pending > 0) return false;
+        if (size > 0) return true;
+        return tickSeconds.filter((t) => t.getTime() <= Date.now()).every((t) => clock.outcomes(t).length > 0);
+      };
+      // Up to the instant before the next tick: the last sweep has handed over and ended by then.
+      while (Date.now() < firstTickMs + sweepCount * periodMs - 1) {
+        clock.advance(1);
+        await clock.until(`the sweep settled at ${new Date(Date.now()).toISOString()}`, settled);
+      }
+    } finally {
+      try {
+        // Still on the fake clock: a failure above may leave a sweep waiting for its rate window.
+        await clock.runUntilSettled(stop());
+      } finally {
+        clock.uninstall();
+      }
+    }
 
-    const runs = await db.sql<{ started_at: Date; requests: number }[]>`
-      select started_at, requests from prediction.ingest_runs where job = 'orderbooks' and status = 'succeeded' order by started_at`;
-    expect(runs.length).toBeGreaterThanOrEqual(2);
-    // The first sweeps' sends fall at least 300 ms from their hand-over, so latency cannot move a book across it.
-    expect(runs.length).toBeLessThanOrEqual(4);
-    expect(runs.map((r) => r.requests)).toEqual(replay.sweeps.slice(0, runs.length).map((s) => s.books));
-    // Each run handed over before the next tick, which therefore ran: no tick skipped.
-    const tickOf = (r: { started_at: Date }) => Math.floor(r.started_at.getTime() / periodMs);
-    for (let i = 1; i < runs.length; i++) expect(tickOf(runs[i]!) - tickOf(runs[i - 1]!)).toBe(1);
+    // Each tick ran its sweep to the end: none skipped as overlapping the one before.
+    expect(tickSeconds.map((t) => clock.outcomes(t).map((o) => o.outcome))).toEqual(tickSeconds.map(() => ['finished']));
+    const runs = await db.sql<{ status: string; started_at: Date; finished_at: Date; requests: number }[]>`
+      select status, started_at, finished_at, requests from prediction.ingest_runs where job = 'orderbooks' order by started_at`;
+    const replayed = replay.sweeps.slice(0, sweepCount);
+    expect(runs.map((r) => r.status)).toEqual(replayed.map(() => 'succeeded'));
+    expect(runs.map((r) => r.requests)).toEqual(replayed.map((s) => s.books));
+    // Each run started at its tick and ended at its hand-over, to the millisecond.
+    expect(runs.map((r) => r.started_at.getTime() - firstTickMs)).toEqual(replayed.map((s) => s.startMs));
+    expect(runs.map((r) => r.finished_at.getTime() - firstTickMs)).toEqual(replayed.map((s) => s.endMs));
   });
 
   /** Runs `count` sweeps of at most `books`, `everySec` apart on a manual clock; the sweeps each market's book was fetched in. */
