@@ -161,15 +161,20 @@ describe('every session carries the timeouts of its role', () => {
   });
 
   it("the server cancels a writer's statement past its timeout: exit 4", async () => {
-    const database = open(db.url, { statementTimeoutMs: 300 });
-    const { error } = await rejection(database.sql`select pg_sleep(3)`);
+    // Its answer deadline (5 s) leaves the server 3 s past its timeout (2 s) to say so on a busy
+    // machine; connected beforehand, so that no connection set-up eats into that.
+    const database = open(db.url, { statementTimeoutMs: 2_000 });
+    await database.sql`select 1`;
+    const { error } = await rejection(database.sql`select pg_sleep(30)`);
     expect(error).toMatchObject({ code: '57014' });
     expect(classifyError(error).exitCode).toBe(ExitCode.databaseUnreachable);
   });
 
   it('a writer waiting for the write lock behind a stuck writer gives up at its lock timeout: exit 4', async () => {
     const holder = open(db.url);
-    const waiter = open(db.url, { statementTimeoutMs: 300 });
+    const waiter = open(db.url, { statementTimeoutMs: 2_000 });
+    // Connected beforehand: the waiter's deadline is for its lock wait, not for a first connection.
+    await waiter.sql`select 1`;
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let locked!: () => void;
@@ -179,7 +184,7 @@ describe('every session carries the timeouts of its role', () => {
       await released;
     });
     await Promise.race([isLocked, holding]);
-    // The waiter's deadline (450 ms) is later than its lock timeout (150 ms): the server answers first.
+    // The waiter's deadline (3 s) is well after its lock timeout (1 s): the server answers first.
     const { error } = await rejection(writeTransaction(waiter.sql, undefined, async () => {}));
     release();
     await holding;
@@ -212,6 +217,7 @@ describe('a write transaction behind a frozen connection', () => {
     const { proxy, url } = await viaProxy();
     const database = open(url);
     await database.sql`select 1`;
+    let frozenAfterInsert = false;
     const { error } = await rejection(
       writeTransaction(
         database.sql,
@@ -219,12 +225,17 @@ describe('a write transaction behind a frozen connection', () => {
         async (tx) => {
           await tx`insert into public.deadline_probe values (1)`;
           proxy.freeze();
+          frozenAfterInsert = true;
           await tx`select 1`;
         },
-        { deadlineMs: 500 },
+        // Room for the lock and the insert on a busy machine; below the server's 5 s
+        // idle-in-transaction timeout, so that the late transaction is still open when it thaws.
+        { deadlineMs: 2_000 },
       ),
     );
     expect(error).toBeInstanceOf(DatabaseDeadlineError);
+    // The deadline cut the transaction after its insert, not before: there is a write to roll back.
+    expect(frozenAfterInsert).toBe(true);
     proxy.thaw();
     // The next write waits for the write lock, so for the late transaction to end.
     await writeTransaction(database.sql, undefined, async (tx) => tx`insert into public.deadline_probe values (2)`);
@@ -249,15 +260,17 @@ describe('a write transaction behind a frozen connection', () => {
 describe('any statement behind a frozen connection', () => {
   it('fails at the answer deadline, and the pool connects afresh once the database answers', async () => {
     const { proxy, url } = await viaProxy();
-    const database = open(url, { statementTimeoutMs: 300 });
+    // The fresh connection after the thaw must be set up within the answer deadline: 2.5 s leaves
+    // room on a busy machine.
+    const database = open(url, { statementTimeoutMs: 1_000 });
     await database.sql`select 1`;
     proxy.freeze();
     const { error } = await rejection(database.sql`select 1`);
-    // 750 ms: the transaction deadline (450 ms) plus a margin.
-    expect(error).toMatchObject({ name: 'DatabaseDeadlineError', operation: 'statement', deadlineMs: 750 });
+    // 2500 ms: the transaction deadline (1500 ms) plus a margin.
+    expect(error).toMatchObject({ name: 'DatabaseDeadlineError', operation: 'statement', deadlineMs: 2_500 });
     expect(classifyError(error)).toEqual({
       exitCode: ExitCode.databaseUnreachable,
-      message: 'Database stopped answering: no answer from the database within 750 ms (statement); abandoned',
+      message: 'Database stopped answering: no answer from the database within 2500 ms (statement); abandoned',
     });
     proxy.thaw();
     expect(await database.sql`select 2 as x`).toEqual([{ x: 2 }]);
@@ -296,10 +309,14 @@ describe('opening and closing a run behind a frozen connection', () => {
 
   it('gives up closing the run, after a job that succeeded or failed', async () => {
     const { proxy, url } = await viaProxy();
-    const database = open(url, { statementTimeoutMs: 300 });
+    // The run must open (a statement deadline of 2 s) before the freeze stops its closing.
+    const database = open(url, { statementTimeoutMs: 1_000 });
+    await database.sql`select 1`;
     const succeeded = await rejection(job(database, async () => proxy.freeze()));
     expect(succeeded.error).toMatchObject({ name: 'DatabaseDeadlineError', operation: 'closing the run' });
     proxy.thaw();
+    // Answering again, over whichever connection the pool now has: the next run opens in time.
+    await database.sql`select 1`;
 
     // A failed job keeps its own error; closing its run is still bounded.
     const failed = await rejection(

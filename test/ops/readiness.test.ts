@@ -189,8 +189,11 @@ describe('readiness: the jobs', () => {
   });
 
   it('is not ready when the last success does not come in time', async () => {
+    const sql = probePool(db.url);
+    // Connected beforehand: the 200 ms are for the hanging last success, not for a first connection.
+    await sql`select 1`;
     const readiness = createReadiness({
-      sql: probePool(db.url),
+      sql,
       jobs: [{ name: 'crawl', expectedPeriodMs: MINUTE }],
       lastSuccess: () => new Promise<number>(() => {}),
       timeoutMs: 200,

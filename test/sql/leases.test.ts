@@ -30,15 +30,16 @@ describe('job leases', () => {
   });
 
   it('is renewed while held, so it outlives its TTL', async () => {
-    const a = (await takeJobLease(db.sql, 'renewed', { holder: 'A', ttlMs: 1_200 }))!;
+    // Renewed every second: a renewal delayed by a busy machine still lands well within the TTL.
+    const a = (await takeJobLease(db.sql, 'renewed', { holder: 'A', ttlMs: 3_000 }))!;
     try {
       const first = (await lease('renewed'))!.expires_at;
-      await new Promise((r) => setTimeout(r, 3_000));
+      await new Promise((r) => setTimeout(r, 4_500));
       const later = await lease('renewed');
       expect(later!.live).toBe(true);
       expect(later!.expires_at.getTime()).toBeGreaterThan(first.getTime());
       expect(a.lost.aborted).toBe(false);
-      expect(await takeJobLease(db.sql, 'renewed', { holder: 'B', ttlMs: 1_200 })).toBeNull();
+      expect(await takeJobLease(db.sql, 'renewed', { holder: 'B', ttlMs: 3_000 })).toBeNull();
     } finally {
       await a.release();
     }
@@ -125,6 +126,8 @@ describe('job leases', () => {
     const a = (await takeJobLease(db.sql, 'waited', { holder: 'A', ttlMs: 30_000 }))!;
     let waited = 0;
     const waiting = waitForJobLease(db.sql, 'waited', { holder: 'B', ttlMs: 30_000, pollMs: 50, onWaiting: () => waited++ });
+    await expect.poll(() => waited, { timeout: 10_000 }).toBe(1);
+    // Said once, not at every attempt: several more attempts (50 ms apart) change nothing.
     await new Promise((r) => setTimeout(r, 300));
     expect(waited).toBe(1);
     await a.release();

@@ -26,7 +26,7 @@ describe('the API key appears in no log line, error or URL', () => {
 
   beforeAll(async () => {
     // Every failure mode, keyed by id. The 401 echoes the key back, as some gateways do.
-    server = await startRecordingServer((a) => {
+    server = await startRecordingServer(async (a) => {
       const id = a.path.split('/').pop()!;
       switch (id) {
         case 'E401':
@@ -42,7 +42,10 @@ describe('the API key appears in no log line, error or URL', () => {
         case 'CUT':
           return { destroy: true };
         case 'SLOW':
-          return { delayMs: 300, json: wireMarket('SLOW') };
+          // Far past the client's timeout, on a timer that keeps nothing alive: closing the server
+          // cuts this request instead of waiting for it.
+          await new Promise((resolve) => setTimeout(resolve, 30_000).unref());
+          return { json: wireMarket('SLOW') };
         case 'HUGE':
           return { json: { ...wireMarket('HUGE'), description: 'x'.repeat(4096) } };
         case 'NOTJSON':
@@ -65,7 +68,8 @@ describe('the API key appears in no log line, error or URL', () => {
       onRequest: (event) => hookEvents.push(JSON.stringify(event)),
       maxAttempts: 2,
       maxRateLimitRetries: 1,
-      requestTimeoutMs: 100,
+      // Long enough for every other request on a loaded machine: only SLOW may time out.
+      requestTimeoutMs: 2_000,
       maxResponseBytes: 2048,
     });
   });
