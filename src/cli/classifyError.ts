@@ -14,12 +14,12 @@ import { ConfigError } from '../config.js';
 import { MigrationBlockedError } from '../db/MigrationBlockedError.js';
 import { DatabaseDeadlineError } from '../db/withDeadline.js';
 import type { Redact } from '../errors/createSecretRedactor.js';
+import { errorChain } from '../errors/errorChain.js';
 import { errorChainMessage } from '../errors/errorChainMessage.js';
 import { sanitizeText } from '../errors/sanitizeText.js';
 import { UpstreamMismatchError } from '../sql/recordUpstream.js';
 import { CliError } from './cliError.js';
 import { ExitCode } from './exitCodes.js';
-import { errorChain } from '../errors/errorChain.js';
 
 export interface Classified {
   exitCode: ExitCode;

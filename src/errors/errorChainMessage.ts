@@ -1,11 +1,10 @@
+import { errorChain, MAX_CAUSE_DEPTH } from './errorChain.js';
 import { sanitizeText } from './sanitizeText.js';
 
 /** Bound of the whole message: it is printed on exit and stored in ingest_runs.error. */
 export const MAX_ERROR_CHAIN_CHARS = 2000;
 /** Bound of one error's part, so a huge upstream text early in the chain cannot hide the root cause. */
 const MAX_PART_CHARS = 600;
-/** A cause chain deeper than this is cut (a cycle, `e.cause = e`, would otherwise never end). */
-const MAX_DEPTH = 16;
 
 /**
  * An error's message followed by its causes' messages, context first and root cause last, each
@@ -19,18 +18,19 @@ const MAX_DEPTH = 16;
  */
 export function errorChainMessage(error: unknown): string {
   const parts: string[] = [];
-  const seen = new Set<unknown>();
-  for (
-    let e: unknown = error;
-    e !== undefined && e !== null && !seen.has(e) && seen.size < MAX_DEPTH;
-    e = e instanceof Error ? e.cause : undefined
-  ) {
-    seen.add(e);
+  for (const e of links(error)) {
     const message = sanitizeText(messageOf(e), MAX_PART_CHARS);
     if (message && !parts.some((p) => p.includes(message))) parts.push(message);
-    if (!(e instanceof Error)) break;
   }
   return sanitizeText(parts.join(': ') || 'unknown error', MAX_ERROR_CHAIN_CHARS);
+}
+
+/** The errors of the chain, then what ends it when that is no Error (a thrown string, say). */
+function links(error: unknown): unknown[] {
+  const errors: unknown[] = [...errorChain(error)];
+  const last = errors.length === 0 ? error : (errors.at(-1) as Error).cause;
+  const tail = last instanceof Error || last === undefined || last === null ? [] : [last];
+  return [...errors, ...tail].slice(0, MAX_CAUSE_DEPTH);
 }
 
 function messageOf(e: unknown): string {

@@ -1,6 +1,8 @@
+import { errorChain } from './errorChain.js';
+
 /** The error of `error`'s cause chain that carries SQLSTATE `code`, if any. */
 export function withSqlState(error: unknown, code: string): Error | undefined {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+  for (const e of errorChain(error)) {
     if ((e as { code?: unknown }).code === code) return e;
   }
   return undefined;
