@@ -304,6 +304,12 @@ const envSchema = z.object({
    * elsewhere this long, and one that cannot reach the database for this long stops writing.
    * Default 30.
    */
+  /**
+   * How far, in seconds, the host's clock may be from the database's. Jobs stamp observations with
+   * the database's clock, and a run whose host clock is farther off writes nothing: it fails (sync
+   * exits 8), since a wrong clock would misplace the months ahead and retention. Default 5.
+   */
+  PREDICTION_CLOCK_TOLERANCE_SEC: positiveInt('PREDICTION_CLOCK_TOLERANCE_SEC', DAY_SEC).default(5),
   PREDICTION_LEASE_TTL_SEC: positiveInt('PREDICTION_LEASE_TTL_SEC', DAY_SEC).default(DEFAULT_LEASE_TTL_SEC),
   /** Address of the /healthz, /readyz and /metrics server. Default 127.0.0.1 (0.0.0.0 inside a container). */
   OPS_HOST: host('OPS_HOST').default('127.0.0.1'),
@@ -351,6 +357,8 @@ export interface Config {
   retentionMonths: number | null;
   /** PREDICTION_LEASE_TTL_SEC. */
   leaseTtlSec: number;
+  /** PREDICTION_CLOCK_TOLERANCE_SEC: the host's clock farther from the database's stops writes. */
+  clockToleranceSec: number;
   opsHost: string;
   opsPort: number;
   logLevel: string;
@@ -390,6 +398,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     orderBookMaxAgeSec: e.ORDERBOOK_MAX_AGE_SEC,
     retentionMonths: e.PREDICTION_RETENTION_MONTHS ?? null,
     leaseTtlSec: e.PREDICTION_LEASE_TTL_SEC,
+    clockToleranceSec: e.PREDICTION_CLOCK_TOLERANCE_SEC,
     opsHost: e.OPS_HOST,
     opsPort: e.OPS_PORT,
     logLevel: e.LOG_LEVEL,

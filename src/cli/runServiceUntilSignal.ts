@@ -67,6 +67,7 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
       orderBookMaxAgeSec: config.orderBookMaxAgeSec,
       retentionMonths: config.retentionMonths,
       leaseTtlSec: config.leaseTtlSec,
+      clockToleranceMs: config.clockToleranceSec * 1000,
       statementTimeoutMs: config.databaseStatementTimeoutSec * 1000,
       ops: { host: config.opsHost, port: config.opsPort },
     });

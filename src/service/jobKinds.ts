@@ -22,6 +22,8 @@ export interface JobSettings {
   maxRejectedPercent: number;
   /** Months of history kept (PREDICTION_RETENTION_MONTHS); null or absent (the default) keeps everything. */
   retentionMonths?: number | null;
+  /** The host's clock farther than this from the database's fails a run (JobOptions.clockToleranceMs). */
+  clockToleranceMs?: number | undefined;
   /** A `maintenance` pool: the crawl then packs closed months (RunPartitionOptions.packer). Absent: no packing. */
   packer?: Sql | undefined;
 }

@@ -3,6 +3,7 @@ import { errorChainMessage } from '../errors/errorChainMessage.js';
 import type { Sql } from '../db/connect.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
 import type { WriteFence } from '../sql/acquireWriteLock.js';
+import { checkedClock } from '../db/checkedClock.js';
 import { LeaseLostError } from '../lease/LeaseLostError.js';
 import { finishRun, startRun, type RunTotals } from '../sql/ingestRuns.js';
 import { assessIntake } from './assessIntake.js';
@@ -25,8 +26,14 @@ export interface JobOptions {
   maxRejectedPercent?: number;
   /** A run that receives no record at all is degraded too (true for jobs that crawl a listing). Default false. */
   expectRecords?: boolean;
-  /** Observation clock. Default: the system clock. */
+  /**
+   * Observation clock, for a simulated world. Default: the database's clock, read when the run
+   * starts and carried on by the host's monotonic clock, after the host's wall clock was checked
+   * against it (checkedClock: a ClockSkewError, and nothing written, past `clockToleranceMs`).
+   */
   now?: () => Date;
+  /** PREDICTION_CLOCK_TOLERANCE_SEC in ms: the host's clock farther from the database's fails the run. Default 5 000. */
+  clockToleranceMs?: number;
   progress?: (message: string) => void;
 }
 
@@ -55,7 +62,7 @@ export async function runJob(
   options: JobOptions,
   work: (ctx: SyncContext) => Promise<void>,
 ): Promise<JobResult> {
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? (await checkedClock(sql, { toleranceMs: options.clockToleranceMs }));
   const startedAt = now();
   // Opening and closing the run are single statements: over a hung connection they are abandoned
   // too, so a run's end cannot hang its process (the next run relabels a run left 'running').

@@ -63,6 +63,7 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
             categories: config.categories,
             batchSize,
             maxRejectedPercent: config.maxRejectedPercent,
+            clockToleranceMs: config.clockToleranceSec * 1000,
             expectRecords: true,
             signal: stop.signal,
             progress: progress.update,
