@@ -1,6 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type postgres from 'postgres';
+import { lockRetainedTables } from '../sql/lockRetainedTables.js';
 import { releaseExportLock } from '../sql/releaseExportLock.js';
 import { saveExportState, type SavedPartition } from '../sql/saveExportState.js';
 import { selectExportPartitions } from '../sql/selectExportPartitions.js';
@@ -109,6 +110,8 @@ export async function runExport(sql: postgres.Sql, options: ExportOptions): Prom
       options.signal?.addEventListener('abort', stop, { once: true });
       try {
         const { snapshot, tables } = await sql.begin('isolation level repeatable read read only', async (tx) => {
+          // Before the snapshot: retention drops no month from under it (lockRetainedTables).
+          await lockRetainedTables(tx);
           await tx.unsafe(`set local timezone = 'UTC'`);
           await tx.unsafe(`set local datestyle = 'ISO, YMD'`);
           const snapshot = await readSnapshot(tx);
