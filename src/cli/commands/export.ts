@@ -1,3 +1,4 @@
+import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -48,7 +49,10 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
       const fileAbove = existing === undefined ? await nonDirectoryAncestor(outDir) : undefined;
       if (fileAbove !== undefined) throw usageError(`--out ${outDir} cannot be created: ${fileAbove} is not a directory`);
       const target = await resolveDatabaseForCommand(deps.getConfig());
-      if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
+      if (target.embedded)
+        process.stderr.write(
+          `prediction-ingest: embedded Postgres at ${withoutCredentials(target.url)} (password in DATA_DIR/embedded-postgres.json)\n`,
+        );
       const stop = new AbortController();
       const removeSignals = onShutdownSignal(() => {
         process.stderr.write('prediction-ingest: stopping the export; files already renamed into place stay valid (again to force)\n');

@@ -1,3 +1,4 @@
+import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { createClientFromConfig } from '../../app/createClientFromConfig.js';
@@ -29,7 +30,10 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
       const config = deps.getConfig();
       const client = createClientFromConfig(config);
       const target = await resolveDatabaseForCommand(config);
-      if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
+      if (target.embedded)
+        process.stderr.write(
+          `prediction-ingest: embedded Postgres at ${withoutCredentials(target.url)} (password in DATA_DIR/embedded-postgres.json)\n`,
+        );
       const database = connect(target.url, { statementTimeoutMs: config.databaseStatementTimeoutSec * 1000 });
       // Connects only if a closed month is to be packed at the end of the cycle.
       const packer = connectPacker(target.url);
