@@ -7,7 +7,7 @@ import { openPool } from '../../db/openPool.js';
 import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 import { progressBar } from '../../export/exportProgress.js';
 import { EXPORT_TABLES, selectTables, TABLE_CHOICES } from '../../export/exportTables.js';
-import { ExportBusyError, ExportNotMigratedError, runExport, type ExportResult } from '../../export/runExport.js';
+import { ExportBusyError, ExportNotMigratedError, ExportPathError, runExport, type ExportResult } from '../../export/runExport.js';
 import { daysOverlapping } from '../../export/utcDays.js';
 import { CliError, usageError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
@@ -74,6 +74,7 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
         if (stop.signal.aborted) {
           throw new CliError('export stopped by a signal; run it again to complete it', ExitCode.interrupted, { cause: error });
         }
+        if (error instanceof ExportPathError) throw new CliError(error.message, ExitCode.usage, { cause: error });
         if (error instanceof ExportBusyError || error instanceof ExportNotMigratedError)
           throw new CliError(error.message, ExitCode.failure, { cause: error });
         throw error;
