@@ -23,6 +23,13 @@ export interface WrittenPartition {
 /** A one-line SQL string literal. */
 const text = (value: string): string => `'${value.replaceAll("'", "''")}'`;
 
+/**
+ * A path DuckDB's readers take for itself, not for a pattern: they glob every path, so `[`, `*`
+ * and `?` (an --out of `d/run[1]`) would match other files (`d/run1`). Each goes into a one-character
+ * class of its own, which matches just it.
+ */
+export const literalPath = (path: string): string => path.replace(/[[*?]/g, (c) => `[${c}]`);
+
 const MIB = 1024 * 1024;
 
 /** The column runExport puts first in every CSV record: the record's UTC day, which splitCsvChunks cuts on. */
@@ -77,7 +84,7 @@ export class DuckDbWriter {
     const maxLine = Math.max(MIB / 4, 2 ** Math.ceil(Math.log2(chunks.maxRecordBytes + 2)));
     const columns = [`${text(DAY_COLUMN)}: 'VARCHAR'`, ...table.columns.map((c) => `${text(c.name)}: ${text(csvReadType(c))}`)];
     const source =
-      `read_csv([${files.map(text).join(', ')}], header = false, delim = ',', quote = '"', escape = '"', new_line = '\\n', ` +
+      `read_csv([${files.map((f) => text(literalPath(f))).join(', ')}], header = false, delim = ',', quote = '"', escape = '"', new_line = '\\n', ` +
       `columns = {${columns.join(', ')}}, auto_detect = false, allow_quoted_nulls = false, strict_mode = true, ` +
       `max_line_size = ${maxLine}, buffer_size = ${Math.max(MIB, 2 * maxLine)}, parallel = ${chunks.hasQuotes ? 'false' : 'true'})`;
     const values = table.columns.map((c) => `${parquetValue(c, table.name)} AS ${quote(c.name)}`).join(', ');
@@ -87,7 +94,7 @@ export class DuckDbWriter {
     const at = quote(table.partitionColumn);
     const iso = (x: string) => `strftime(${x}, '%Y-%m-%dT%H:%M:%S.%fZ')`;
     const reader = await this.connection.runAndReadAll(
-      `SELECT ${iso(`min(${at})`)}, ${iso(`max(${at})`)} FROM read_parquet(${text(target)})`,
+      `SELECT ${iso(`min(${at})`)}, ${iso(`max(${at})`)} FROM read_parquet(${text(literalPath(target))})`,
     );
     const [minAt, maxAt] = (reader.getRows()[0] ?? [null, null]) as [string | null, string | null];
     return { rows: copied.rowsChanged, minAt, maxAt };
