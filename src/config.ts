@@ -305,6 +305,12 @@ const envSchema = z.object({
    * Default 30.
    */
   /**
+   * Days of run records (prediction.ingest_runs) to keep: each crawl and sync ends by deleting older
+   * ones, but each job's latest run and latest success, and runs other rows name (crawl coverage,
+   * the quarantine, recorded shapes). Default 90.
+   */
+  PREDICTION_RUN_RETENTION_DAYS: positiveInt('PREDICTION_RUN_RETENTION_DAYS', 36_500).default(90),
+  /**
    * How far, in seconds, the host's clock may be from the database's. Jobs stamp observations with
    * the database's clock, and a run whose host clock is farther off writes nothing: it fails (sync
    * exits 8), since a wrong clock would misplace the months ahead and retention. Default 5.
@@ -357,6 +363,8 @@ export interface Config {
   retentionMonths: number | null;
   /** PREDICTION_LEASE_TTL_SEC. */
   leaseTtlSec: number;
+  /** PREDICTION_RUN_RETENTION_DAYS: runs older than this are deleted (pruneIngestRuns). */
+  runRetentionDays: number;
   /** PREDICTION_CLOCK_TOLERANCE_SEC: the host's clock farther from the database's stops writes. */
   clockToleranceSec: number;
   opsHost: string;
@@ -399,6 +407,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     retentionMonths: e.PREDICTION_RETENTION_MONTHS ?? null,
     leaseTtlSec: e.PREDICTION_LEASE_TTL_SEC,
     clockToleranceSec: e.PREDICTION_CLOCK_TOLERANCE_SEC,
+    runRetentionDays: e.PREDICTION_RUN_RETENTION_DAYS,
     opsHost: e.OPS_HOST,
     opsPort: e.OPS_PORT,
     logLevel: e.LOG_LEVEL,

@@ -68,6 +68,7 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
       retentionMonths: config.retentionMonths,
       leaseTtlSec: config.leaseTtlSec,
       clockToleranceMs: config.clockToleranceSec * 1000,
+      runRetentionDays: config.runRetentionDays,
       statementTimeoutMs: config.databaseStatementTimeoutSec * 1000,
       ops: { host: config.opsHost, port: config.opsPort },
     });

@@ -37,6 +37,8 @@ export interface ServiceOptions {
   leaseTtlSec?: number;
   /** The jobs' clock, for a simulated world (SchedulerOptions.now). Default: the database's, checked (runJob). */
   now?: () => Date;
+  /** Days of runs kept (PREDICTION_RUN_RETENTION_DAYS); null or absent keeps every run. */
+  runRetentionDays?: number | null;
   /** PREDICTION_CLOCK_TOLERANCE_SEC in ms (JobOptions.clockToleranceMs). Default 5 000. */
   clockToleranceMs?: number;
   /** The writers' statement_timeout (PREDICTION_DB_STATEMENT_TIMEOUT_SEC); their lock timeout and deadlines follow. Default 20 000. */
@@ -82,6 +84,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         maxRejectedPercent: options.maxRejectedPercent,
         retentionMonths: options.retentionMonths ?? null,
         clockToleranceMs: options.clockToleranceMs,
+        runRetentionDays: options.runRetentionDays ?? null,
         packer: packer.sql,
       },
       instanceId,

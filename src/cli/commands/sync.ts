@@ -72,7 +72,12 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
             signal: stop.signal,
             progress: progress.update,
           },
-          syncCycle({ maxOrderBooks, retentionMonths: config.retentionMonths, packer: packer.sql }),
+          syncCycle({
+            maxOrderBooks,
+            retentionMonths: config.retentionMonths,
+            packer: packer.sql,
+            runRetentionDays: config.runRetentionDays,
+          }),
         ).catch((error: unknown) => {
           // A stop drops requests mid-call: whatever surfaces from that is the stop, not a failure.
           if (stop.signal.aborted) throw new CliError('stopped by a signal', ExitCode.interrupted, { cause: error });
