@@ -28,7 +28,7 @@ export async function runLeasedJob(
   try {
     const now = options.now ?? (await checkedClock(sql, { toleranceMs: options.clockToleranceMs }));
     await withStatementDeadline(sql, 'closing orphaned runs', () => abortOrphanedRuns(sql, job, now()));
-    return await runJob(sql, client, job, { ...options, now, signal: stop.signal, fence: lease.fence }, work);
+    return await runJob(sql, client, job, { ...options, signal: stop.signal, fence: lease.fence }, work);
   } finally {
     stop.dispose();
     await lease.release();

@@ -9,6 +9,8 @@ import { maintainPartitions } from '../../src/partitions/maintainPartitions.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { ensureMonthPartitions } from '../../src/sql/ensureMonthPartitions.js';
 import { runJob } from '../../src/sync/runJob.js';
+import { runSyncCycle } from '../../src/sync/runSyncCycle.js';
+import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import { runCli } from '../helpers/runCli.js';
 import { API_KEY, startHarness } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
@@ -106,6 +108,48 @@ describe('one clock', () => {
     expect(worked).toBe(false);
     expect(await db.sql`select 1 from prediction.ingest_runs`).toHaveLength(0);
   });
+
+  it('rows a clock 3 years ahead stamped no longer hide later observations: the next run moves them back', async () => {
+    // As a sync on a skewed host wrote before runs took the database's clock.
+    const client = createPredictionClient({ baseUrl: sim.url, apiKey: API_KEY, rateLimit: { requests: 1_000_000, windowMs: 60_000 } });
+    try {
+      await runSyncCycle(db.sql, client, {
+        providers: KNOWN_PROVIDERS,
+        categories: CONCRETE_CATEGORIES,
+        maxOrderBooks: 0,
+        now: () => new Date(Date.now() + 3 * YEAR_MS),
+      });
+    } finally {
+      await client.close();
+    }
+    const [ahead] = await db.sql<{ n: number }[]>`select count(*)::int as n from prediction.markets where last_seen_at > now()`;
+    expect(ahead!.n).toBeGreaterThan(0);
+    sim.world.step(3_600);
+    const [startRow] = await db.sql<{ at: Date }[]>`select now() as at`;
+    const secondStart = startRow!.at;
+    const result = await runCli(['sync', '--max-orderbooks', '0'], env(), 120_000);
+    expect(result.code).toBe(0);
+    for (const [table, column] of [
+      ['markets', 'last_seen_at'],
+      ['events', 'last_seen_at'],
+      ['pricing_snapshots', 'observed_at'],
+      ['pricing_snapshots', 'last_observed_at'],
+      ['market_state_history', 'valid_from'],
+      ['ingest_runs', 'started_at'],
+    ] as const) {
+      const [row] = await db.sql<
+        { n: number }[]
+      >`select count(*)::int as n from ${db.sql('prediction.' + table)} where ${db.sql(column)} > now()`;
+      expect(row!.n, `${table}.${column}`).toBe(0);
+    }
+    // The later sync's observations were taken: markets seen again, prices that moved recorded.
+    const [seen] = await db.sql<{ n: number }[]>`select count(*)::int as n from prediction.markets where last_seen_at >= ${secondStart}`;
+    expect(seen!.n).toBeGreaterThan(0);
+    const [moved] = await db.sql<{ n: number }[]>`
+      select count(*)::int as n from prediction.pricing_snapshots where observed_at >= ${secondStart} and observed_at <= now()`;
+    expect(moved!.n).toBeGreaterThan(0);
+    expect(result.stderr).toMatch(/moved \d+ rows stamped in the future/);
+  }, 300_000);
 
   it('retention never drops the month of the newest stored observation, whatever clock it is given', async () => {
     const now = new Date();
