@@ -167,6 +167,10 @@ async function setUpCluster(urlAs: (password: string, db: string) => string, cre
     await sql.unsafe(role!.exists ? `alter role ${APP_ROLE} with ${attributes}` : `create role ${APP_ROLE} with ${attributes}`);
     // To end its own read-only blockers of a migration (terminateSession), and see what holds a lock.
     await sql.unsafe(`grant pg_signal_backend, pg_read_all_stats to ${APP_ROLE}`);
+    // The migrations set the reader role's limits: a role the superuser created (a data directory
+    // of an earlier version) is administered by the app's login too, without its privileges.
+    const [reader] = await sql<{ exists: boolean }[]>`select exists (select from pg_roles where rolname = 'prediction_reader') as exists`;
+    if (reader!.exists) await sql.unsafe(`grant prediction_reader to ${APP_ROLE} with admin true, inherit false, set false`);
     const [setting] = await sql<{ token: string | null }[]>`select current_setting(${TOKEN_SETTING}, true) as token`;
     if (setting?.token !== credentials.token) {
       await sql.unsafe(`alter system set ${TOKEN_SETTING} = ${literal(credentials.token)}`);
