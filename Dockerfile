@@ -53,7 +53,9 @@ COPY migrations/ migrations/
 COPY bin/ bin/
 COPY --chmod=0755 docker/ingester-entrypoint.sh /usr/local/bin/prediction-ingest-entrypoint
 # Everything above is owned by root and read-only to the app's user: nothing under /app is
-# written at run time (the container also runs with a read-only root filesystem).
+# written at run time (the container also runs with a read-only root filesystem). /exports is the
+# app's, for `export`: a volume mounted there starts with its owner.
+RUN mkdir /exports && chown node:node /exports
 USER node
 EXPOSE 9464
 # Liveness through /healthz on the ops port (the image has no curl; node's fetch does it).

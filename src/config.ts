@@ -304,6 +304,18 @@ const envSchema = z.object({
    * elsewhere this long, and one that cannot reach the database for this long stops writing.
    * Default 30.
    */
+  /**
+   * Days of run records (prediction.ingest_runs) to keep: each crawl and sync ends by deleting older
+   * ones, but each job's latest run and latest success, and runs other rows name (crawl coverage,
+   * the quarantine, recorded shapes). Default 90.
+   */
+  PREDICTION_RUN_RETENTION_DAYS: positiveInt('PREDICTION_RUN_RETENTION_DAYS', 36_500).default(90),
+  /**
+   * How far, in seconds, the host's clock may be from the database's. Jobs stamp observations with
+   * the database's clock, and a run whose host clock is farther off writes nothing: it fails (sync
+   * exits 8), since a wrong clock would misplace the months ahead and retention. Default 5.
+   */
+  PREDICTION_CLOCK_TOLERANCE_SEC: positiveInt('PREDICTION_CLOCK_TOLERANCE_SEC', DAY_SEC).default(5),
   PREDICTION_LEASE_TTL_SEC: positiveInt('PREDICTION_LEASE_TTL_SEC', DAY_SEC).default(DEFAULT_LEASE_TTL_SEC),
   /** Address of the /healthz, /readyz and /metrics server. Default 127.0.0.1 (0.0.0.0 inside a container). */
   OPS_HOST: host('OPS_HOST').default('127.0.0.1'),
@@ -351,6 +363,10 @@ export interface Config {
   retentionMonths: number | null;
   /** PREDICTION_LEASE_TTL_SEC. */
   leaseTtlSec: number;
+  /** PREDICTION_RUN_RETENTION_DAYS: runs older than this are deleted (pruneIngestRuns). */
+  runRetentionDays: number;
+  /** PREDICTION_CLOCK_TOLERANCE_SEC: the host's clock farther from the database's stops writes. */
+  clockToleranceSec: number;
   opsHost: string;
   opsPort: number;
   logLevel: string;
@@ -390,6 +406,8 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     orderBookMaxAgeSec: e.ORDERBOOK_MAX_AGE_SEC,
     retentionMonths: e.PREDICTION_RETENTION_MONTHS ?? null,
     leaseTtlSec: e.PREDICTION_LEASE_TTL_SEC,
+    clockToleranceSec: e.PREDICTION_CLOCK_TOLERANCE_SEC,
+    runRetentionDays: e.PREDICTION_RUN_RETENTION_DAYS,
     opsHost: e.OPS_HOST,
     opsPort: e.OPS_PORT,
     logLevel: e.LOG_LEVEL,

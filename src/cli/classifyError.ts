@@ -11,6 +11,7 @@ import {
   ApiServerError,
 } from '../api/errors.js';
 import { ConfigError } from '../config.js';
+import { ClockSkewError } from '../db/ClockSkewError.js';
 import { MigrationBlockedError } from '../db/MigrationBlockedError.js';
 import { DatabaseDeadlineError } from '../db/withDeadline.js';
 import type { Redact } from '../errors/createSecretRedactor.js';
@@ -49,6 +50,7 @@ function classify(error: unknown): Classified {
   if (error instanceof CommanderError) return { exitCode: error.exitCode === 0 ? ExitCode.ok : ExitCode.usage, message: error.message };
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   if (error instanceof ConfigError) return { exitCode: ExitCode.usage, message: error.message };
+  if (error instanceof ClockSkewError) return { exitCode: ExitCode.clockSkew, message: error.message };
   if (error instanceof UpstreamMismatchError) return { exitCode: ExitCode.usage, message: error.message };
   if (error instanceof ApiRequestInvalidError) return { exitCode: ExitCode.usage, message: error.message };
   if (error instanceof ApiKeyInvalidError) return { exitCode: ExitCode.usage, message: error.message };

@@ -20,6 +20,11 @@ export const ExitCode = {
   degraded: 6,
   /** `status`: unhealthy: data older than allowed, a job's latest run failed, or nothing ingested yet. */
   unhealthy: 7,
+  /**
+   * The host's clock is farther from the database's than PREDICTION_CLOCK_TOLERANCE_SEC: nothing
+   * was written (observation times, months ahead and retention would follow the wrong clock).
+   */
+  clockSkew: 8,
   /** Stopped by a signal before finishing (graceful shutdown). */
   interrupted: 130,
 } as const;

@@ -82,6 +82,9 @@ export function providerName(value: string): string {
   return text;
 }
 
+const EARLIEST_MS = Date.parse('0001-01-01T00:00:00Z');
+const LATEST_MS = Date.parse('9999-12-31T00:00:00Z');
+
 /**
  * An instant in ISO 8601: a date-time with its offset (2026-01-15T12:00:00Z, …+02:00) or a bare
  * date, taken as midnight UTC. A date-time without an offset is refused: it would mean whatever the
@@ -97,6 +100,11 @@ export function isoTimestamp(value: string): Date {
   const realDay = !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text.slice(0, 10);
   if (!(dateOnly || dateTime) || !realDay || Number.isNaN(at.getTime())) {
     throw new InvalidArgumentError('Must be an ISO 8601 timestamp with a time zone (2026-01-15T12:00:00Z) or a date (2026-01-15, UTC).');
+  }
+  // Days are compared as YYYY-MM-DD text in Postgres, whose dates start at year 1; the day after
+  // the instant must have four digits too (an --until's end of day).
+  if (at.getTime() < EARLIEST_MS || at.getTime() >= LATEST_MS) {
+    throw new InvalidArgumentError('Must lie from 0001-01-01 to 9999-12-30 (UTC).');
   }
   return at;
 }

@@ -67,6 +67,8 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
       orderBookMaxAgeSec: config.orderBookMaxAgeSec,
       retentionMonths: config.retentionMonths,
       leaseTtlSec: config.leaseTtlSec,
+      clockToleranceMs: config.clockToleranceSec * 1000,
+      runRetentionDays: config.runRetentionDays,
       statementTimeoutMs: config.databaseStatementTimeoutSec * 1000,
       ops: { host: config.opsHost, port: config.opsPort },
     });

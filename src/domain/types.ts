@@ -148,3 +148,11 @@ export interface Rejection {
 
 /** Result of validating one record: either the normalized value or its rejection. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; rejection: Rejection };
+
+/**
+ * The bound of a stored volume: fewer than AMOUNT_INTEGER_DIGITS digits before the point, at most
+ * AMOUNT_FRACTION_DIGITS after it. The Parquet export writes volumes, sizes and depths as
+ * DECIMAL(38, 18) (export/exportColumns.ts, AMOUNT): what the ingest accepts, the export can write.
+ */
+export const AMOUNT_INTEGER_DIGITS = 20;
+export const AMOUNT_FRACTION_DIGITS = 18;

@@ -26,13 +26,13 @@ export function csvReadType(column: ExportColumn): string {
 }
 
 /**
- * The DuckDB expression turning the CSV field `name` into the column's type, for `table` (named in
- * errors). A decimal with more fractional digits than the column's scale stops the export with an
- * error naming it (DuckDB's own cast would round it); one with too many integer digits fails the
- * cast, which names the value. DECIMAL(38, s) is assembled from a HUGEINT and a DECIMAL(18, s)
+ * The DuckDB expression turning the CSV field `name` into the column's type, for `table`. A decimal
+ * with more fractional digits than the column's scale (DuckDB's own cast would round it), or more
+ * integer digits than its precision leaves, stops the export with an error naming the table, the
+ * column, the value and the record (by its `recordKey` column). DECIMAL(38, s) is assembled from a HUGEINT and a DECIMAL(18, s)
  * because DuckDB's text-to-DECIMAL(38) cast is ~100 times slower than these two.
  */
-export function parquetValue(column: ExportColumn, table: string): string {
+export function parquetValue(column: ExportColumn, table: string, recordKey: string): string {
   const x = quote(column.name);
   switch (column.kind) {
     case 'json':
@@ -46,12 +46,19 @@ export function parquetValue(column: ExportColumn, table: string): string {
         precision === 18
           ? `CAST(${x} AS ${type})`
           : `CAST(CASE WHEN starts_with(${x}, '-') THEN -(${magnitude(x, scale)}) ELSE ${magnitude(x, scale)} END AS ${type})`;
-      const message = `'export: ${table}.${column.name}: ' || ${x} || ' has more than ${scale} decimal places, so it does not fit ${type} exactly'`;
+      const key = quote(recordKey);
+      const message = (what: string) =>
+        `'export: ${table}.${column.name} of the record ${recordKey} = ' || coalesce(${key}::VARCHAR, 'null') || ': ' || ${x} || ' has ${what}, so it does not fit ${type}'`;
       // Cheapest test first: text of at most scale + 2 characters cannot hold more decimals.
       const fits =
         `length(${x}) <= ${scale + 2} OR strpos(${x}, '.') = 0 OR length(${x}) - strpos(${x}, '.') <= ${scale} ` +
         `OR length(rtrim(${x}, '0')) - strpos(${x}, '.') <= ${scale}`;
-      return `CASE WHEN ${x} IS NULL THEN NULL WHEN ${fits} THEN ${value} ELSE error(${message}) END`;
+      const integerDigits = precision - scale;
+      const fitsInteger = `length(ltrim(split_part(${x}, '.', 1), '-')) <= ${integerDigits}`;
+      return (
+        `CASE WHEN ${x} IS NULL THEN NULL WHEN NOT (${fitsInteger}) THEN error(${message(`more than ${integerDigits} integer digits`)}) ` +
+        `WHEN ${fits} THEN ${value} ELSE error(${message(`more than ${scale} decimal places`)}) END`
+      );
     }
     default:
       return x;

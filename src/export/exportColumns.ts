@@ -1,5 +1,6 @@
 import { getTableColumns } from 'drizzle-orm';
 import { getViewConfig, type PgTable, type PgView } from 'drizzle-orm/pg-core';
+import { AMOUNT_FRACTION_DIGITS, AMOUNT_INTEGER_DIGITS } from '../domain/types.js';
 import { sqlNames, type ColumnKey } from '../sql/sqlNames.js';
 import type { ViewColumnKey } from '../sql/viewNames.js';
 
@@ -16,10 +17,12 @@ export interface DecimalType {
 /** USD prices, implied probabilities and cents: |x| < 10^6, 12 decimals (micro-USD with 6 decimals of its own). */
 export const PRICE: DecimalType = { precision: 18, scale: 12 };
 /**
- * Volumes, sizes and depths in contracts or USD: |x| < 10^20, 18 decimals. Most float amounts fit;
- * one below 0.01 written with 17 significant digits has more decimals and stops the export, named.
+ * Volumes, sizes and depths in contracts or USD: |x| < 10^20, 18 decimals, the bound the ingest
+ * quarantines a market's volume beyond (AMOUNT_INTEGER_DIGITS, AMOUNT_FRACTION_DIGITS). A value
+ * outside it that reached the database otherwise stops the export, naming the table, the column
+ * and the record.
  */
-export const AMOUNT: DecimalType = { precision: 38, scale: 18 };
+export const AMOUNT: DecimalType = { precision: (AMOUNT_INTEGER_DIGITS + AMOUNT_FRACTION_DIGITS) as 38, scale: AMOUNT_FRACTION_DIGITS };
 /** Durations in seconds, from Postgres's extract(epoch …): microseconds. */
 export const SECONDS: DecimalType = { precision: 18, scale: 6 };
 

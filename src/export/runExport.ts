@@ -1,6 +1,7 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type postgres from 'postgres';
+import { lockRetainedTables } from '../sql/lockRetainedTables.js';
 import { releaseExportLock } from '../sql/releaseExportLock.js';
 import { saveExportState, type SavedPartition } from '../sql/saveExportState.js';
 import { selectExportPartitions } from '../sql/selectExportPartitions.js';
@@ -18,6 +19,7 @@ import { inDayRange, type DayRange, type RecordedPartition } from './planPartiti
 import { isMigrated, readSchemaVersion } from './schemaVersion.js';
 import { DuckDbWriter, type WriterOptions } from './DuckDbWriter.js';
 import { readSnapshot } from './snapshotHorizon.js';
+import { symbolicLinkBelow } from './symbolicLinkBelow.js';
 import { writeTable, type TableWritten } from './writeTable.js';
 
 export interface ExportOptions {
@@ -54,6 +56,11 @@ export class ExportBusyError extends Error {
   override name = 'ExportBusyError';
 }
 
+/** The output directory holds what the export must not write through (a symbolic link). */
+export class ExportPathError extends Error {
+  override name = 'ExportPathError';
+}
+
 /**
  * The database lacks migrations this build ships: its views may lack columns the export reads. The
  * export does not migrate it itself: a migration can hold the writers up for minutes (0013 copies
@@ -80,10 +87,19 @@ export async function runExport(sql: postgres.Sql, options: ExportOptions): Prom
   const work = join(outDir, WORK_DIR);
   const chunkDir = join(work, 'files');
 
+  // Locked by what the directory is, not by how it is named: through a bind mount or a link, the
+  // same directory under another path is still the same lock.
+  await mkdir(outDir, { recursive: true });
+  const { dev, ino } = await stat(outDir, { bigint: true });
+  const lockKey = `${dev}:${ino}`;
   const lock = await sql.reserve();
   try {
-    if (!(await tryExportLock(lock, outDir))) throw new ExportBusyError(`another export is writing into ${outDir}`);
+    if (!(await tryExportLock(lock, lockKey))) throw new ExportBusyError(`another export is writing into ${outDir}`);
     try {
+      const link = await symbolicLinkBelow(outDir);
+      if (link !== undefined) {
+        throw new ExportPathError(`${link} is a symbolic link: the export writes only inside ${outDir}; remove the link and run again`);
+      }
       // What a killed export left behind is of no use: its files were never renamed into place.
       await rm(work, { recursive: true, force: true });
       for (const dir of [chunkDir, join(work, 'duckdb')]) await mkdir(dir, { recursive: true });
@@ -109,6 +125,8 @@ export async function runExport(sql: postgres.Sql, options: ExportOptions): Prom
       options.signal?.addEventListener('abort', stop, { once: true });
       try {
         const { snapshot, tables } = await sql.begin('isolation level repeatable read read only', async (tx) => {
+          // Before the snapshot: retention drops no month from under it (lockRetainedTables).
+          await lockRetainedTables(tx);
           await tx.unsafe(`set local timezone = 'UTC'`);
           await tx.unsafe(`set local datestyle = 'ISO, YMD'`);
           const snapshot = await readSnapshot(tx);
@@ -171,7 +189,7 @@ export async function runExport(sql: postgres.Sql, options: ExportOptions): Prom
       await rm(work, { recursive: true, force: true });
       // A session that died has released its advisory lock with it: nothing to report over the
       // export's own outcome.
-      await releaseExportLock(lock, outDir).catch(() => {});
+      await releaseExportLock(lock, lockKey).catch(() => {});
     }
   } finally {
     lock.release();

@@ -1,4 +1,4 @@
-import type { Decimal } from '../domain/types.js';
+import { AMOUNT_FRACTION_DIGITS, AMOUNT_INTEGER_DIGITS, type Decimal } from '../domain/types.js';
 
 /**
  * Canonical decimal text: optional "-", no leading zeros, no trailing fractional zeros, no exponent,
@@ -74,4 +74,11 @@ function fractionDigits(value: Decimal): number {
 function scaled(value: Decimal, scale: number): bigint {
   const [intPart = '0', fracPart = ''] = value.split('.');
   return BigInt(intPart + fracPart.padEnd(scale, '0'));
+}
+
+/** Whether a canonical decimal is within the stored amounts' bound (AMOUNT_INTEGER_DIGITS, AMOUNT_FRACTION_DIGITS). */
+export function fitsAmount(value: Decimal): boolean {
+  const magnitude = value.startsWith('-') ? value.slice(1) : value;
+  const [integer = '', fraction = ''] = magnitude.split('.');
+  return integer.length <= AMOUNT_INTEGER_DIGITS && fraction.length <= AMOUNT_FRACTION_DIGITS;
 }

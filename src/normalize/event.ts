@@ -1,7 +1,16 @@
-import { CATEGORIES, KNOWN_PROVIDERS, type DriftTag, type Event, type Market, type RecordShape, type Rejection } from '../domain/types.js';
+import {
+  CATEGORIES,
+  KNOWN_PROVIDERS,
+  type Decimal,
+  type DriftTag,
+  type Event,
+  type Market,
+  type RecordShape,
+  type Rejection,
+} from '../domain/types.js';
 import type { EventWire } from '../wire/event.js';
-import { toDecimal } from './decimal.js';
-import { DRIFT } from './driftTags.js';
+import { fitsAmount, toDecimal } from './decimal.js';
+import { DRIFT, unreadableTag } from './driftTags.js';
 import { fieldReader } from './fieldReader.js';
 import { nestedOrTopLevel } from './nestedOrTopLevel.js';
 
@@ -85,12 +94,24 @@ export function normalizeEvent(wire: EventWire, ctx: EventContext): Event {
     // "" is the spec's "unresolved".
     winner: winner === '' ? null : winner,
     beginAtSec,
-    tvlUsd: tvl === null ? null : toDecimal(tvl),
-    volumeUsd: volume === null ? null : toDecimal(volume),
+    tvlUsd: storedAmount('tvlDollars', tvl, drift),
+    volumeUsd: storedAmount('volumeUsd', volume, drift),
     markets: ctx.markets,
     rejectedMarkets: ctx.rejectedMarkets,
     drift,
     raw: ctx.raw,
     shape: ctx.shape,
   };
+}
+
+/**
+ * An event's amount as stored: null, tagged unreadable_<field>, beyond the bound of stored amounts
+ * (fitsAmount: what the Parquet export can write exactly). The record's raw keeps what was sent.
+ */
+function storedAmount(field: string, value: number | string | null, drift: DriftTag[]): Decimal | null {
+  if (value === null) return null;
+  const amount = toDecimal(value);
+  if (fitsAmount(amount)) return amount;
+  drift.push(unreadableTag(field));
+  return null;
 }

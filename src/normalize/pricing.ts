@@ -1,8 +1,15 @@
-import type { Decimal, DriftTag, Pricing, Rejection } from '../domain/types.js';
+import {
+  AMOUNT_FRACTION_DIGITS,
+  AMOUNT_INTEGER_DIGITS,
+  type Decimal,
+  type DriftTag,
+  type Pricing,
+  type Rejection,
+} from '../domain/types.js';
 import type { MarketWire } from '../wire/market.js';
 import type { PricingWire } from '../wire/pricing.js';
 import { recordShape } from '../wire/recordShape.js';
-import { toDecimal } from './decimal.js';
+import { fitsAmount, toDecimal } from './decimal.js';
 import { DRIFT } from './driftTags.js';
 
 /** A contract pays $1: no price can be above 1,000,000 micro-USD, nor below 0. */
@@ -33,10 +40,15 @@ export function normalizePricing(market: MarketWire, ctx: PricingContext): Norma
   const amounts = [...PRICE_KEYS.map((k) => wire[k]), wire.volume];
   if (amounts.some((a) => typeof a === 'string')) ctx.drift.push(DRIFT.pricingAsString);
 
-  const outOfRange = PRICE_KEYS.find((k) => !inRange(wire[k], MAX_PRICE_MICRO_USD)) ?? (inRange(wire.volume, Infinity) ? null : 'volume');
+  const volumeFits =
+    inRange(wire.volume, Infinity) && (wire.volume === null || wire.volume === undefined || fitsAmount(toDecimal(wire.volume)));
+  const outOfRange = PRICE_KEYS.find((k) => !inRange(wire[k], MAX_PRICE_MICRO_USD)) ?? (volumeFits ? null : 'volume');
   if (outOfRange) {
     ctx.drift.push(DRIFT.pricingOutOfRange);
-    const bound = outOfRange === 'volume' ? '>= 0' : `within 0..${MAX_PRICE_MICRO_USD} micro-USD`;
+    const bound =
+      outOfRange === 'volume'
+        ? `>= 0, below 10^${AMOUNT_INTEGER_DIGITS} with at most ${AMOUNT_FRACTION_DIGITS} decimals`
+        : `within 0..${MAX_PRICE_MICRO_USD} micro-USD`;
     return {
       pricing: null,
       rejection: {

@@ -2,6 +2,7 @@ import type { Sql } from '../db/connect.js';
 import type { WriteFence } from '../sql/acquireWriteLock.js';
 import type { DroppedPartition } from '../sql/dropMonthPartition.js';
 import { ensureMonthPartitions } from '../sql/ensureMonthPartitions.js';
+import { selectNewestFilledMonth } from '../sql/selectNewestFilledMonth.js';
 import { writeTransaction } from '../store/writeTransaction.js';
 import { applyRetention } from './applyRetention.js';
 import { retentionHorizon } from './retentionHorizon.js';
@@ -14,7 +15,7 @@ export interface PartitionMaintenance {
   created: number;
   /** Partitions retention dropped. */
   dropped: DroppedPartition[];
-  /** Retention's horizon; null when retention is off. */
+  /** Retention's horizon (never after the start of the newest month holding a row); null when retention is off. */
   horizon: Date | null;
   /** Why retention stopped short this time (a reader held a table too long); it goes on next time. */
   postponed: string | null;
@@ -41,7 +42,11 @@ export async function maintainPartitions(
   const ahead = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + MONTHS_AHEAD, 1));
   const created = await writeTransaction(sql, fence, (tx) => ensureMonthPartitions(tx, now, ahead));
   if (retentionMonths === null) return { created, dropped: [], horizon: null, postponed: null };
-  const horizon = retentionHorizon(now, retentionMonths);
+  // The month of the newest stored observation always stays, whatever the clock said: a clock
+  // years ahead, or rows stamped by one, must not turn the current month into the past.
+  const newestMonth = await selectNewestFilledMonth(sql);
+  const byAge = retentionHorizon(now, retentionMonths);
+  const horizon = newestMonth !== null && newestMonth < byAge ? newestMonth : byAge;
   const { dropped, postponed } = await applyRetention(sql, { horizon, retentionMonths, fence, signal, counter });
   return { created, dropped, horizon, postponed };
 }

@@ -38,6 +38,11 @@ export const ingestRuns = predictionSchema.table(
     // degraded: the run completed, but rejected more than its threshold of what it read.
     check('ingest_runs_status_check', sql`${t.status} in ('running', 'succeeded', 'degraded', 'failed', 'aborted')`),
     index('ingest_runs_job_started_idx').on(t.job, t.startedAt),
+    // Each job's latest success (lastSuccessfulRuns, readiness and liveness at start) in one probe,
+    // not a scan of years of runs.
+    index('ingest_runs_job_success_idx')
+      .on(t.job, t.finishedAt)
+      .where(sql`${t.status} in ('succeeded', 'degraded')`),
   ],
 );
 

@@ -22,6 +22,10 @@ export interface JobSettings {
   maxRejectedPercent: number;
   /** Months of history kept (PREDICTION_RETENTION_MONTHS); null or absent (the default) keeps everything. */
   retentionMonths?: number | null;
+  /** Days of runs kept (PREDICTION_RUN_RETENTION_DAYS); null or absent keeps every run. */
+  runRetentionDays?: number | null | undefined;
+  /** The host's clock farther than this from the database's fails a run (JobOptions.clockToleranceMs). */
+  clockToleranceMs?: number | undefined;
   /** A `maintenance` pool: the crawl then packs closed months (RunPartitionOptions.packer). Absent: no packing. */
   packer?: Sql | undefined;
 }
@@ -47,7 +51,11 @@ export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext,
       return async (ctx) => {
         const missing = await crawlListings(ctx);
         await fetchEventMarkets(ctx, missing);
-        await maintainRunPartitions(ctx, { retentionMonths: settings.retentionMonths ?? null, packer: settings.packer });
+        await maintainRunPartitions(ctx, {
+          retentionMonths: settings.retentionMonths ?? null,
+          packer: settings.packer,
+          runRetentionDays: settings.runRetentionDays,
+        });
       };
     case 'details':
       return async (ctx) => {

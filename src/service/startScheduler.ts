@@ -35,6 +35,7 @@ export interface SchedulerOptions {
    * A tick that cannot reach the database calls nothing. Default: nothing.
    */
   onProgress?: (job: JobName) => void;
+  /** The jobs' clock, for a simulated world. Default: each run takes the database's, the host's checked against it (runJob). */
   now?: () => Date;
 }
 
@@ -83,7 +84,9 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
           maxRejectedPercent: options.settings.maxRejectedPercent,
           expectRecords: JOB_EXPECTS_RECORDS[job],
           signal: stopping.signal,
-          now,
+          // Absent: each run takes the database's clock, the host's checked against it (runJob).
+          now: options.now,
+          clockToleranceMs: options.settings.clockToleranceMs,
           // Called after each committed page or batch: a long first crawl is progress too.
           progress: () => options.onProgress?.(job),
         },

@@ -35,6 +35,12 @@ export interface ServiceOptions {
    * another instance takes the jobs over within this. Default DEFAULT_LEASE_TTL_SEC (30).
    */
   leaseTtlSec?: number;
+  /** The jobs' clock, for a simulated world (SchedulerOptions.now). Default: the database's, checked (runJob). */
+  now?: () => Date;
+  /** Days of runs kept (PREDICTION_RUN_RETENTION_DAYS); null or absent keeps every run. */
+  runRetentionDays?: number | null;
+  /** PREDICTION_CLOCK_TOLERANCE_SEC in ms (JobOptions.clockToleranceMs). Default 5 000. */
+  clockToleranceMs?: number;
   /** The writers' statement_timeout (PREDICTION_DB_STATEMENT_TIMEOUT_SEC); their lock timeout and deadlines follow. Default 20 000. */
   statementTimeoutMs?: number;
 }
@@ -77,9 +83,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         orderBookMaxAgeSec: options.orderBookMaxAgeSec,
         maxRejectedPercent: options.maxRejectedPercent,
         retentionMonths: options.retentionMonths ?? null,
+        clockToleranceMs: options.clockToleranceMs,
+        runRetentionDays: options.runRetentionDays ?? null,
         packer: packer.sql,
       },
       instanceId,
+      now: options.now,
       logger: options.logger,
       onRunFinished: (outcome) => record(options.metrics, outcome),
       onProgress: (job) => liveness?.markProgress(job),

@@ -89,9 +89,16 @@ export async function abortOrphanedRuns(sql: Queryable, job: string, now: Date):
  * run counts: it stored its data, only too much of what it read was rejected.
  */
 export async function lastSuccessfulRuns(sql: Queryable, jobs: readonly string[]): Promise<Map<string, Date>> {
+  // One backward probe of ingest_runs_job_success_idx (0017) per job, not a scan of its history.
   const rows = await sql<{ job: string; at: Date }[]>`
-    select ${sql(c.job)} as job, max(${sql(c.finishedAt)}) as at from ${sql(runs)}
-    where ${sql(c.job)} = any(${jobs as string[]}::text[]) and ${sql(c.status)} in ('succeeded', 'degraded') group by ${sql(c.job)}`;
+    select j.job, r.at
+    from unnest(${jobs as string[]}::text[]) as j(job)
+    cross join lateral (
+      select ${sql(c.finishedAt)} as at from ${sql(runs)}
+      where ${sql(c.job)} = j.job and ${sql(c.status)} in ('succeeded', 'degraded') and ${sql(c.finishedAt)} is not null
+      order by ${sql(c.finishedAt)} desc
+      limit 1
+    ) r`;
   return new Map(rows.map((r) => [r.job, r.at]));
 }
 

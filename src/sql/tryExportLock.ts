@@ -3,10 +3,12 @@ import type { Queryable } from './queryable.js';
 /**
  * Takes the session lock that keeps two exports out of one output directory, if free. A session
  * lock, not a lease: it goes with the session, so a killed export never leaves it behind. Only
- * exports take it: a reader holding it could delay an export, never ingestion.
+ * exports take it: a reader holding it could delay an export, never ingestion. `directoryKey` names
+ * the directory itself (device and inode), not a path to it: two paths to one directory (a bind
+ * mount) are one lock.
  */
-export async function tryExportLock(sql: Queryable, outDir: string): Promise<boolean> {
+export async function tryExportLock(sql: Queryable, directoryKey: string): Promise<boolean> {
   const [row] = await sql<{ locked: boolean }[]>`
-    select pg_try_advisory_lock(hashtextextended(${`prediction-ingest export ${outDir}`}, 0)) as locked`;
+    select pg_try_advisory_lock(hashtextextended(${`prediction-ingest export ${directoryKey}`}, 0)) as locked`;
   return row?.locked ?? false;
 }

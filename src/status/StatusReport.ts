@@ -11,7 +11,8 @@ import type { TableSize } from '../sql/selectTableSizes.js';
 /** healthy: nothing to report; degraded: only degraded runs (exit 6); unhealthy: anything else. */
 export type Verdict = 'healthy' | 'degraded' | 'unhealthy';
 
-export type ProblemKind = 'no_runs' | 'last_run_failed' | 'last_run_degraded' | 'stale_listing' | 'stale_order_books';
+export type ProblemKind =
+  'no_runs' | 'last_run_failed' | 'last_run_degraded' | 'run_time_not_finite' | 'stale_listing' | 'stale_order_books';
 
 export interface Problem {
   kind: ProblemKind;

@@ -16,6 +16,7 @@ export interface HealthFacts {
 /**
  * The rules `status` exits by (README, "status"):
  * - no run of any job recorded: unhealthy (nothing was ever ingested; the other rules say nothing then);
+ * - a job's latest run stamped with a time that is not finite (infinity): unhealthy;
  * - a job whose latest finished run finished since `since` and failed: unhealthy; degraded: degraded.
  *   An aborted run (a stop, a crash) is not a problem in itself: if nothing runs after it, the data
  *   goes stale. An older failure is left to staleness too, so a job no longer run (the service
@@ -30,6 +31,17 @@ export function assessHealth(facts: HealthFacts): { verdict: Verdict; problems: 
     return { verdict: 'unhealthy', problems: [{ kind: 'no_runs', severity: 'unhealthy', message }] };
   }
   const problems: Problem[] = [];
+  // A time Postgres holds but no clock reads (infinity, by hand or a broken clock) compares as
+  // neither old nor new: it is a problem of its own, not a fresh run.
+  for (const { job, lastRun, lastFinishedRun } of facts.jobs) {
+    const odd = [lastRun, lastFinishedRun].find(
+      (r) => r !== null && [r.startedAt, r.finishedAt].some((t) => t !== null && !Number.isFinite(t.getTime())),
+    );
+    if (odd) {
+      const message = `${job}: run ${odd.runId} has a start or end time that is not a finite instant (infinity?): fix it in prediction.ingest_runs`;
+      problems.push({ kind: 'run_time_not_finite', severity: 'unhealthy', message });
+    }
+  }
   for (const { job, lastFinishedRun: run } of facts.jobs) {
     if (run === null || run.finishedAt === null || run.finishedAt < facts.since) continue;
     const why = run.error === null ? '' : `: ${run.error}`;

@@ -5,11 +5,12 @@ import type { JobStatus, RunSummary, StatusReport } from './StatusReport.js';
 
 // The text `status` prints: sections in the order a person on call reads them (verdict, jobs,
 // freshness, what arrived, size, budget). Names that come from upstream (providers, categories,
-// endpoints, rejection reasons) and stored errors go through sanitizeText: one line each, no
-// terminal escapes.
+// endpoints, rejection reasons), stored errors, and every other string read from the database (job
+// and table names, statuses) go through sanitizeText: one line each, no terminal escapes.
 
 const clean = (text: string, maxChars = 200) => sanitizeText(text, maxChars);
-const iso = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** An instant as ISO text; one no clock reads (Postgres's infinity) says so instead of throwing. */
+const iso = (at: Date) => (Number.isFinite(at.getTime()) ? at.toISOString().replace(/\.\d{3}Z$/, 'Z') : 'not a finite time');
 
 /** Rows of cells as left-aligned columns (numbers right-aligned), indented by two spaces. */
 function table(rows: readonly (readonly string[])[], rightAligned: readonly number[] = []): string[] {
@@ -21,7 +22,8 @@ function table(rows: readonly (readonly string[])[], rightAligned: readonly numb
 }
 
 /** A run's duration: tenths of a second below 10 s (most runs of a busy service), else as humanDuration. */
-const runDuration = (ms: number) => (ms < 10_000 ? `${(Math.max(0, ms) / 1000).toFixed(1)}s` : humanDuration(ms / 1000));
+const runDuration = (ms: number) =>
+  !Number.isFinite(ms) ? 'an unknown time' : ms < 10_000 ? `${(Math.max(0, ms) / 1000).toFixed(1)}s` : humanDuration(ms / 1000);
 
 function runLine(run: RunSummary, at: Date): string {
   const took =
@@ -31,14 +33,14 @@ function runLine(run: RunSummary, at: Date): string {
       ? ''
       : `, ${humanCount(run.requests)} requests, ${humanCount(run.rowsWritten)} rows, records seen ${humanCount(run.recordsSeen)}` +
         ` (written ${humanCount(run.recordsWritten)}, rejected ${humanCount(run.recordsRejected)})`;
-  return `run ${run.runId} ${run.status}, started ${iso(run.startedAt)}, ${took}${counts}`;
+  return `run ${run.runId} ${clean(run.status, 20)}, started ${iso(run.startedAt)}, ${took}${counts}`;
 }
 
 function jobLines(job: JobStatus, at: Date): string[] {
   const since = Object.entries(job.runsSince)
-    .map(([status, n]) => `${n} ${status}`)
+    .map(([status, n]) => `${n} ${clean(status, 20)}`)
     .join(', ');
-  const head = `  ${job.job.padEnd(10)}  `;
+  const head = `  ${clean(job.job, 40).padEnd(10)}  `;
   if (job.lastRun === null) return [`${head}never ran`];
   const lines = [`${head}${runLine(job.lastRun, at)}`];
   const finished = job.lastFinishedRun;
@@ -144,7 +146,9 @@ export function formatStatus(r: StatusReport): string {
   out.push(
     ...table(
       r.database.tables.map((t) => [
-        t.partitionOf === null ? t.table : `  ${t.table} (partition of ${t.partitionOf}${t.packed ? ', packed' : ''})`,
+        t.partitionOf === null
+          ? clean(t.table, 80)
+          : `  ${clean(t.table, 80)} (partition of ${clean(t.partitionOf, 80)}${t.packed ? ', packed' : ''})`,
         humanBytes(t.bytes),
         t.rowsEstimate === null ? 'rows unknown' : `~${humanCount(t.rowsEstimate)} rows`,
       ]),
@@ -160,7 +164,7 @@ export function formatStatus(r: StatusReport): string {
   );
   for (const h of retention.horizons) {
     out.push(
-      `  ${h.tableName}: absent before ${iso(h.horizon)} (${h.partitionsDropped} months, ${humanCount(h.rowsDropped)} rows dropped, last at ${iso(h.lastDroppedAt)})`,
+      `  ${clean(h.tableName, 80)}: absent before ${iso(h.horizon)} (${h.partitionsDropped} months, ${humanCount(h.rowsDropped)} rows dropped, last at ${iso(h.lastDroppedAt)})`,
     );
   }
 

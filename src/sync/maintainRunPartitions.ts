@@ -3,6 +3,8 @@ import type { Sql } from '../db/connect.js';
 import { maintainPartitions } from '../partitions/maintainPartitions.js';
 import { packClosedPartitions } from '../partitions/packClosedPartitions.js';
 import { droppedPartitions } from '../schema/index.js';
+import { pruneIngestRuns } from '../sql/pruneIngestRuns.js';
+import { writeTransaction } from '../store/writeTransaction.js';
 import { emptyCounts } from '../store/writeCounts.js';
 import type { SyncContext } from './SyncContext.js';
 
@@ -18,12 +20,14 @@ export interface RunPartitionOptions {
    * packed, and a count may last only as long as the writer pool waits for an answer.
    */
   packer?: Sql | undefined;
+  /** Days of runs kept (PREDICTION_RUN_RETENTION_DAYS); null or absent keeps every run. */
+  runRetentionDays?: number | null | undefined;
 }
 
 /**
  * Partition upkeep at the end of a crawl or sync: the months ahead, and retention's drops, which
- * count with the run's writes (rows of prediction.dropped_partitions); then the packing of one
- * closed month's partition. A drop a reader's lock postponed is retried by the next run;
+ * count with the run's writes (rows of prediction.dropped_partitions); the runs older than
+ * `runRetentionDays`; then the packing of one closed month's partition. A drop a reader's lock postponed is retried by the next run;
  * analytics.history_horizons shows what has gone.
  */
 export async function maintainRunPartitions(ctx: SyncContext, options: RunPartitionOptions): Promise<void> {
@@ -39,6 +43,11 @@ export async function maintainRunPartitions(ctx: SyncContext, options: RunPartit
     ctx.totals.add({ ...emptyCounts(), rowsByTable: { [getTableName(droppedPartitions)]: result.dropped.length } });
   }
   if (result.postponed !== null) notice(ctx, `retention postponed to the next run: ${result.postponed}`);
+  const keepDays = options.runRetentionDays;
+  if (keepDays !== null && keepDays !== undefined && !ctx.signal?.aborted) {
+    const pruned = await writeTransaction(ctx.sql, ctx.fence, (tx) => pruneIngestRuns(tx, keepDays));
+    if (pruned > 0) ctx.progress(`deleted ${pruned} runs older than ${keepDays} days`);
+  }
   if (!options.packer || ctx.signal?.aborted) return;
   const packing = await packClosedPartitions(options.packer, { now: ctx.now(), limit: PARTITIONS_PACKED_PER_RUN, signal: ctx.signal });
   for (const p of packing.packed) {

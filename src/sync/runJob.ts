@@ -3,8 +3,11 @@ import { errorChainMessage } from '../errors/errorChainMessage.js';
 import type { Sql } from '../db/connect.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
 import type { WriteFence } from '../sql/acquireWriteLock.js';
+import { checkedClock, DEFAULT_CLOCK_TOLERANCE_MS } from '../db/checkedClock.js';
 import { LeaseLostError } from '../lease/LeaseLostError.js';
 import { finishRun, startRun, type RunTotals } from '../sql/ingestRuns.js';
+import { hasFutureRuns, repairFutureStamps } from '../sql/repairFutureStamps.js';
+import { writeTransaction } from '../store/writeTransaction.js';
 import { assessIntake } from './assessIntake.js';
 import { SyncTotals } from './syncTotals.js';
 import type { SyncContext } from './SyncContext.js';
@@ -25,8 +28,14 @@ export interface JobOptions {
   maxRejectedPercent?: number;
   /** A run that receives no record at all is degraded too (true for jobs that crawl a listing). Default false. */
   expectRecords?: boolean;
-  /** Observation clock. Default: the system clock. */
+  /**
+   * Observation clock, for a simulated world. Default: the database's clock, read when the run
+   * starts and carried on by the host's monotonic clock, after the host's wall clock was checked
+   * against it (checkedClock: a ClockSkewError, and nothing written, past `clockToleranceMs`).
+   */
   now?: () => Date;
+  /** PREDICTION_CLOCK_TOLERANCE_SEC in ms: the host's clock farther from the database's fails the run. Default 5 000. */
+  clockToleranceMs?: number;
   progress?: (message: string) => void;
 }
 
@@ -55,12 +64,15 @@ export async function runJob(
   options: JobOptions,
   work: (ctx: SyncContext) => Promise<void>,
 ): Promise<JobResult> {
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? (await checkedClock(sql, { toleranceMs: options.clockToleranceMs }));
+  // Rows a skewed clock stamped ahead would hide every later observation: moved back first.
+  const repaired = options.now === undefined ? await repairFutureRows(sql, options) : 0;
   const startedAt = now();
   // Opening and closing the run are single statements: over a hung connection they are abandoned
   // too, so a run's end cannot hang its process (the next run relabels a run left 'running').
   const runId = await withStatementDeadline(sql, 'opening the run', () => startRun(sql, job, startedAt));
   const totals = new SyncTotals();
+  if (repaired > 0) totals.notice(`moved ${repaired} rows stamped in the future (by a clock ahead of the database's) back to now`);
   const ctx: SyncContext = {
     sql,
     // Jobs share the client (one queue): this view counts this run's own requests, and drops them
@@ -107,6 +119,13 @@ export async function runJob(
     startedAt,
     durationMs: finishedAt.getTime() - startedAt.getTime(),
   };
+}
+
+/** Finds the runs stamped after the database's clock and, if any, moves every such row back (repairFutureStamps). */
+async function repairFutureRows(sql: Sql, options: JobOptions): Promise<number> {
+  const toleranceMs = options.clockToleranceMs ?? DEFAULT_CLOCK_TOLERANCE_MS;
+  const found = await withStatementDeadline(sql, 'looking for runs stamped in the future', () => hasFutureRuns(sql, toleranceMs));
+  return found ? writeTransaction(sql, options.fence, (tx) => repairFutureStamps(tx, toleranceMs)) : 0;
 }
 
 /** Why an aborted run stopped, as recorded in ingest_runs.error: a lost lease says so; a shutdown is "stopped by a signal". */

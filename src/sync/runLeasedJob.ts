@@ -1,5 +1,6 @@
 import type { PredictionClient } from '../api/client/index.js';
 import type { Sql } from '../db/connect.js';
+import { checkedClock } from '../db/checkedClock.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
 import type { JobLease } from '../lease/takeJobLease.js';
 import { linkSignals } from '../signals/linkSignals.js';
@@ -25,7 +26,7 @@ export async function runLeasedJob(
 ): Promise<JobResult> {
   const stop = linkSignals(options.signal ? [options.signal, lease.lost] : [lease.lost]);
   try {
-    const now = options.now ?? (() => new Date());
+    const now = options.now ?? (await checkedClock(sql, { toleranceMs: options.clockToleranceMs }));
     await withStatementDeadline(sql, 'closing orphaned runs', () => abortOrphanedRuns(sql, job, now()));
     return await runJob(sql, client, job, { ...options, signal: stop.signal, fence: lease.fence }, work);
   } finally {

@@ -14,6 +14,8 @@ export interface SyncOptions extends JobOptions {
   retentionMonths?: number | null;
   /** A `maintenance` pool: the cycle then packs closed months (RunPartitionOptions.packer). Absent: no packing. */
   packer?: Sql | undefined;
+  /** Days of runs kept (PREDICTION_RUN_RETENTION_DAYS); null or absent keeps every run. */
+  runRetentionDays?: number | null;
 }
 
 export type SyncResult = JobResult;
@@ -30,7 +32,9 @@ export function runSyncCycle(sql: Sql, client: PredictionClient, options: SyncOp
 }
 
 /** The work of one cycle, for runJob or runLeasedJob. */
-export function syncCycle(options: Pick<SyncOptions, 'maxOrderBooks' | 'retentionMonths' | 'packer'>): (ctx: SyncContext) => Promise<void> {
+export function syncCycle(
+  options: Pick<SyncOptions, 'maxOrderBooks' | 'retentionMonths' | 'packer' | 'runRetentionDays'>,
+): (ctx: SyncContext) => Promise<void> {
   return async (ctx) => {
     const cycleStart = ctx.now();
     const missingMarkets = await crawlListings(ctx);
@@ -38,6 +42,10 @@ export function syncCycle(options: Pick<SyncOptions, 'maxOrderBooks' | 'retentio
     await refreshStaleEvents(ctx, cycleStart);
     await refreshStaleMarkets(ctx, cycleStart);
     await sweepOrderBooks(ctx, { limit: options.maxOrderBooks });
-    await maintainRunPartitions(ctx, { retentionMonths: options.retentionMonths ?? null, packer: options.packer });
+    await maintainRunPartitions(ctx, {
+      retentionMonths: options.retentionMonths ?? null,
+      packer: options.packer,
+      runRetentionDays: options.runRetentionDays,
+    });
   };
 }

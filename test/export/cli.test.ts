@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -94,7 +94,10 @@ describe('cli export', () => {
     const out = join(root, 'busy');
     const holder = postgres(db.url, { max: 1, onnotice: () => {} });
     try {
-      await holder`select pg_advisory_lock(hashtextextended(${`prediction-ingest export ${out}`}, 0))`;
+      // The lock is the directory's (device and inode), not its path's.
+      mkdirSync(out, { recursive: true });
+      const { dev, ino } = statSync(out, { bigint: true });
+      await holder`select pg_advisory_lock(hashtextextended(${`prediction-ingest export ${dev}:${ino}`}, 0))`;
       const result = await runCli(['export', '--out', out], { DATABASE_URL: db.url });
       expect(result.code).toBe(1);
       expect(result.stderr.trim()).toBe(`prediction-ingest: another export is writing into ${out}`);

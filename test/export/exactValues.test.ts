@@ -89,7 +89,7 @@ describe('exported values', () => {
       insert into prediction.pricing_snapshots (market_id, observed_at, last_observed_at, buy_yes_micro_usd)
       values ('M2', '2026-03-04 00:00:00+00', '2026-03-04 00:00:00+00', 0.0000001)`;
     await expect(exportInto(outDir)).rejects.toThrow(
-      /price_history\.buy_yes_usd: 0\.0000000000001 has more than 12 decimal places, so it does not fit DECIMAL\(18,12\) exactly/,
+      /price_history\.buy_yes_usd of the record market_id = M2: 0\.0000000000001 has more than 12 decimal places, so it does not fit DECIMAL\(18,12\)/,
     );
     expect(await db.sql`select * from prediction.export_partitions order by table_name, day`).toEqual(recorded);
     // Without it, the next export is exact again (the day it closed is rewritten back).

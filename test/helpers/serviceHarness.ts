@@ -45,6 +45,8 @@ export async function startTestService(
     maxRejectedPercent: options.maxRejectedPercent ?? 5,
     orderBookMaxAgeSec: 3600,
     ops: { host: '127.0.0.1', port: 0 },
+    // The tests' clock, faked (installCronClock) or not: observations follow it, as the simulator does.
+    now: () => new Date(),
   });
   return { service, client, metrics };
 }

@@ -203,6 +203,13 @@ describe('normalizeEvent: tolerated drift', () => {
     expect(event.drift).toEqual([DRIFT.tvlAsNumber, DRIFT.volumeAsNumber]);
   });
 
+  it('amounts beyond what the export writes exactly (DECIMAL(38,18)): null, tagged unreadable, raw kept', () => {
+    const event = normalize(specEvent({ tvlDollars: '0.0000000000000000001', volumeUsd: 1.5e21 }));
+    expect([event.tvlUsd, event.volumeUsd]).toEqual([null, null]);
+    expect(event.drift).toEqual([DRIFT.volumeAsNumber, unreadableTag('tvlDollars'), unreadableTag('volumeUsd')]);
+    expect((event.raw as Record<string, unknown>).volumeUsd).toBe(1.5e21);
+  });
+
   it('formatted volume string: separators dropped, tagged volume_formatted; formatted tvl is spec', () => {
     const event = normalize(specEvent({ volumeUsd: '1,234,567.80', tvlDollars: '12,000' }));
     expect(event.volumeUsd).toBe('1234567.8');

@@ -100,7 +100,7 @@ describe('normalizeMarket: tolerated drift', () => {
           buyNoPriceUsd: '0.65',
           sellYesPriceUsd: 640000,
           sellNoPriceUsd: '350000.00',
-          volume: '123456789012345678901234567890',
+          volume: '12345678901234567890.123456789012345678',
         },
       }),
     );
@@ -109,7 +109,7 @@ describe('normalizeMarket: tolerated drift', () => {
       buyNoMicroUsd: '0.65',
       sellYesMicroUsd: '640000',
       sellNoMicroUsd: '350000',
-      volume: '123456789012345678901234567890',
+      volume: '12345678901234567890.123456789012345678',
     });
     expect(market.drift).toEqual([DRIFT.pricingAsString]);
   });
@@ -323,6 +323,7 @@ describe('normalizeMarket: tradable', () => {
 });
 
 describe('normalizeMarket: pricing', () => {
+  const VOLUME_BOUND = '>= 0, below 10^20 with at most 18 decimals';
   const prices = (buyYes: unknown, buyNo: unknown, sellYes: unknown, sellNo: unknown, volume: unknown = 100) => ({
     buyYesPriceUsd: buyYes,
     buyNoPriceUsd: buyNo,
@@ -340,7 +341,14 @@ describe('normalizeMarket: pricing', () => {
     ],
     ['a price of 1e300', prices(650000, 360000, 1e300, 350000), 'pricing.sellYesPriceUsd: must be within 0..1000000 micro-USD, got 1e+300'],
     ['a signed price string', prices(650000, 360000, 640000, '-5'), 'pricing.sellNoPriceUsd: must be within 0..1000000 micro-USD, got -5'],
-    ['a negative volume', prices(650000, 360000, 640000, 350000, -3), 'pricing.volume: must be >= 0, got -3'],
+    ['a negative volume', prices(650000, 360000, 640000, 350000, -3), `pricing.volume: must be ${VOLUME_BOUND}, got -3`],
+    // What the export could not write exactly (DECIMAL(38,18)) is refused here, not stored.
+    ['a volume of 1.5e21', prices(650000, 360000, 640000, 350000, 1.5e21), `pricing.volume: must be ${VOLUME_BOUND}, got 1.5e+21`],
+    [
+      'a volume with 19 decimals',
+      prices(650000, 360000, 640000, 350000, '0.0000000000000000001'),
+      `pricing.volume: must be ${VOLUME_BOUND}, got 0.0000000000000000001`,
+    ],
   ])('%s: pricing null, pricingRejection set, market kept', (_name, pricing, reason) => {
     const market = normalize(specMarket({ pricing }));
     expect(market.pricing).toBeNull();

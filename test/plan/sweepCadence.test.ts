@@ -92,6 +92,8 @@ describe('the sweep as planned', () => {
         settings,
         instanceId: 'plan-test',
         logger: createLogger({ level: 'silent' }),
+        // The fake clock: the database's, which runs would take by default, is not faked.
+        now: () => new Date(),
       });
       stop = () => scheduler.stop().then(() => client.close());
       expect(clock.watchNewTasks()).toBe(1);

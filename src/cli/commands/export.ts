@@ -1,3 +1,4 @@
+import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -6,7 +7,7 @@ import { openPool } from '../../db/openPool.js';
 import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 import { progressBar } from '../../export/exportProgress.js';
 import { EXPORT_TABLES, selectTables, TABLE_CHOICES } from '../../export/exportTables.js';
-import { ExportBusyError, ExportNotMigratedError, runExport, type ExportResult } from '../../export/runExport.js';
+import { ExportBusyError, ExportNotMigratedError, ExportPathError, runExport, type ExportResult } from '../../export/runExport.js';
 import { daysOverlapping } from '../../export/utcDays.js';
 import { CliError, usageError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
@@ -48,7 +49,10 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
       const fileAbove = existing === undefined ? await nonDirectoryAncestor(outDir) : undefined;
       if (fileAbove !== undefined) throw usageError(`--out ${outDir} cannot be created: ${fileAbove} is not a directory`);
       const target = await resolveDatabaseForCommand(deps.getConfig());
-      if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
+      if (target.embedded)
+        process.stderr.write(
+          `prediction-ingest: embedded Postgres at ${withoutCredentials(target.url)} (password in DATA_DIR/embedded-postgres.json)\n`,
+        );
       const stop = new AbortController();
       const removeSignals = onShutdownSignal(() => {
         process.stderr.write('prediction-ingest: stopping the export; files already renamed into place stay valid (again to force)\n');
@@ -70,6 +74,7 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
         if (stop.signal.aborted) {
           throw new CliError('export stopped by a signal; run it again to complete it', ExitCode.interrupted, { cause: error });
         }
+        if (error instanceof ExportPathError) throw new CliError(error.message, ExitCode.usage, { cause: error });
         if (error instanceof ExportBusyError || error instanceof ExportNotMigratedError)
           throw new CliError(error.message, ExitCode.failure, { cause: error });
         throw error;

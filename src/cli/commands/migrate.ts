@@ -1,3 +1,4 @@
+import { withoutCredentials } from '../../net/withoutCredentials.js';
 import type { Command } from 'commander';
 import type { Config } from '../../config.js';
 import { migrate } from '../../db/migrate.js';
@@ -17,7 +18,10 @@ export function registerMigrate(program: Command, deps: { getConfig: () => Reado
     )
     .action(async (opts: { statementTimeoutMin?: number }) => {
       const target = await resolveDatabaseForCommand(deps.getConfig());
-      if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
+      if (target.embedded)
+        process.stderr.write(
+          `prediction-ingest: embedded Postgres at ${withoutCredentials(target.url)} (password in DATA_DIR/embedded-postgres.json)\n`,
+        );
       // A migration is one transaction: stopping the server mid-way rolls it back cleanly.
       const removeSignals = onShutdownSignal(() => void target.release().finally(() => process.exit(ExitCode.interrupted)));
       try {

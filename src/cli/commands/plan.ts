@@ -1,3 +1,4 @@
+import { withoutCredentials } from '../../net/withoutCredentials.js';
 import type { Command } from 'commander';
 import { resolveClientOptions } from '../../api/client/PredictionClientOptions.js';
 import type { Config } from '../../config.js';
@@ -26,7 +27,10 @@ export function registerPlan(program: Command, deps: { getConfig: () => Readonly
       const config = deps.getConfig();
       const rpm = opts.rpm ?? config.rateLimitRpm;
       const target = await resolveDatabaseForCommand(config);
-      if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
+      if (target.embedded)
+        process.stderr.write(
+          `prediction-ingest: embedded Postgres at ${withoutCredentials(target.url)} (password in DATA_DIR/embedded-postgres.json)\n`,
+        );
       const database = connect(target.url, {
         max: 1,
         applicationName: 'prediction-ingest plan',

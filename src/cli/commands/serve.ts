@@ -1,3 +1,4 @@
+import { withoutCredentials } from '../../net/withoutCredentials.js';
 import type { Command } from 'commander';
 import { isLoopback } from '../../net/isLoopback.js';
 import type { Config } from '../../config.js';
@@ -26,7 +27,9 @@ export function registerServe(program: Command, deps: { getConfig: () => Readonl
         onStarted: ({ databaseUrl, embedded, opsUrl }) => {
           process.stderr.write(
             `prediction-ingest: running; health and metrics at ${opsUrl} (/healthz, /readyz, /metrics)\n` +
-              (embedded ? `prediction-ingest: embedded Postgres at ${databaseUrl}\n` : ''),
+              (embedded
+                ? `prediction-ingest: embedded Postgres at ${withoutCredentials(databaseUrl)} (password in DATA_DIR/embedded-postgres.json)\n`
+                : ''),
           );
         },
       });

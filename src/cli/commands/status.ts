@@ -1,3 +1,4 @@
+import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Config } from '../../config.js';
 import { connect } from '../../db/connect.js';
@@ -66,7 +67,10 @@ export function registerStatus(program: Command, deps: { getConfig: () => Readon
         bookMaxAgeSec: opts.maxBookAgeSec ?? defaults.bookMaxAgeSec,
       };
       const target = await resolveDatabaseForCommand(config);
-      if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
+      if (target.embedded)
+        process.stderr.write(
+          `prediction-ingest: embedded Postgres at ${withoutCredentials(target.url)} (password in DATA_DIR/embedded-postgres.json)\n`,
+        );
       // Read-only: a stop has nothing to finish, only the embedded server (if this process started it) to stop.
       const removeSignals = onShutdownSignal(() => void target.release().finally(() => process.exit(ExitCode.interrupted)));
       const database = connect(target.url, {

@@ -1,3 +1,4 @@
+import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { createClientFromConfig } from '../../app/createClientFromConfig.js';
@@ -29,7 +30,10 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
       const config = deps.getConfig();
       const client = createClientFromConfig(config);
       const target = await resolveDatabaseForCommand(config);
-      if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
+      if (target.embedded)
+        process.stderr.write(
+          `prediction-ingest: embedded Postgres at ${withoutCredentials(target.url)} (password in DATA_DIR/embedded-postgres.json)\n`,
+        );
       const database = connect(target.url, { statementTimeoutMs: config.databaseStatementTimeoutSec * 1000 });
       // Connects only if a closed month is to be packed at the end of the cycle.
       const packer = connectPacker(target.url);
@@ -63,11 +67,17 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
             categories: config.categories,
             batchSize,
             maxRejectedPercent: config.maxRejectedPercent,
+            clockToleranceMs: config.clockToleranceSec * 1000,
             expectRecords: true,
             signal: stop.signal,
             progress: progress.update,
           },
-          syncCycle({ maxOrderBooks, retentionMonths: config.retentionMonths, packer: packer.sql }),
+          syncCycle({
+            maxOrderBooks,
+            retentionMonths: config.retentionMonths,
+            packer: packer.sql,
+            runRetentionDays: config.runRetentionDays,
+          }),
         ).catch((error: unknown) => {
           // A stop drops requests mid-call: whatever surfaces from that is the stop, not a failure.
           if (stop.signal.aborted) throw new CliError('stopped by a signal', ExitCode.interrupted, { cause: error });
