@@ -4,6 +4,7 @@ import { lastCompleteCrawlStart } from '../sql/selectSyncTargets.js';
 import { crawlListings } from '../sync/crawlListings.js';
 import { maintainRunPartitions } from '../sync/maintainRunPartitions.js';
 import type { ClosingWindow } from '../sync/marketDetailTargets.js';
+import { followTrades } from '../sync/pollTrades.js';
 import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from '../sync/refreshDetails.js';
 import { SYNC_JOB } from '../sync/runSyncCycle.js';
 import type { SyncContext } from '../sync/SyncContext.js';
@@ -11,11 +12,12 @@ import { sweepOrderBooks } from '../sync/sweepOrderBooks.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
 
 /** The service's jobs, in request priority order: the crawl is never starved by the others. */
-export const JOB_NAMES = ['crawl', 'details', 'orderbooks'] as const;
+export const JOB_NAMES = ['crawl', 'trades', 'details', 'orderbooks'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 /** p-queue priority of each job's requests (higher goes first). */
-export const JOB_PRIORITY: Record<JobName, number> = { crawl: 30, details: 20, orderbooks: 10 };
+// Trades come right after the listings: a fill the feed has dropped cannot be read again, a book can.
+export const JOB_PRIORITY: Record<JobName, number> = { crawl: 30, trades: 25, details: 20, orderbooks: 10 };
 
 export interface JobSettings {
   orderBookMaxAgeSec: number;
@@ -27,7 +29,7 @@ export interface JobSettings {
 }
 
 /** Jobs whose every run must receive records: a crawl that lists nothing read its upstream wrong. */
-export const JOB_EXPECTS_RECORDS: Record<JobName, boolean> = { crawl: true, details: false, orderbooks: false };
+export const JOB_EXPECTS_RECORDS: Record<JobName, boolean> = { crawl: true, trades: false, details: false, orderbooks: false };
 
 /** The details job also refreshes open markets closing within 10 minutes or closed up to an hour ago, so a close is captured promptly. */
 export const DETAILS_CLOSING_WINDOW: Readonly<ClosingWindow> = Object.freeze({ aheadSec: 600, behindSec: 3600 });
@@ -49,6 +51,8 @@ export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext,
         await fetchEventMarkets(ctx, missing);
         await maintainRunPartitions(ctx, { retentionMonths: settings.retentionMonths ?? null, packer: settings.packer });
       };
+    case 'trades':
+      return (ctx, deadline) => followTrades(ctx, deadline);
     case 'details':
       return async (ctx) => {
         const seenSince = await withStatementDeadline(ctx.sql, 'reading the last complete crawl', () => detailsSeenSince(ctx.sql));

@@ -14,6 +14,8 @@
  *   book's best YES bid ($0.9990 = 999000); a `null` body for a closed market; otherwise a small
  *   cents-only book, one level per side at the market's own bid prices (0 and `null` bids omitted).
  *
+ * - `GET /trades` -> `trades`, trades-2026-07 until a test replaces it.
+ *
  * Every request is recorded (method, path below the base, query, status). With `apiKey` set, a
  * request without that `x-api-key` gets the gateway's 401 `{code, message}`.
  */
@@ -63,6 +65,8 @@ export function centsOnlyBook(market: FixtureMarket): { yes: [number, number][];
 export interface ReplayServer {
   url: string;
   requests: RecordedRequest[];
+  /** The body GET /trades answers (trades-2026-07.json at the start); a test may replace it between polls. */
+  trades: unknown;
   close(): Promise<void>;
 }
 
@@ -75,6 +79,7 @@ export async function startReplayServer(options: { apiKey?: string } = {}): Prom
   const search = liveFixture('search-trump.json');
   const requests: RecordedRequest[] = [];
   let nextRequestId = 1;
+  let replay: ReplayServer | undefined;
 
   const answer = (pathname: string, q: URLSearchParams): [number, unknown] => {
     const notFound = (what: string): [number, unknown] => [
@@ -95,6 +100,7 @@ export async function startReplayServer(options: { apiKey?: string } = {}): Prom
     let m: RegExpMatchArray | null;
     if (pathname === '/events') return [200, page((listings[q.get('provider') ?? 'polymarket'] ?? []).map(withMarkets))];
     if (pathname === '/events/search') return [200, search];
+    if (pathname === '/trades') return [200, replay!.trades];
     if ((m = pathname.match(/^\/events\/([^/]+)(\/markets)?$/))) {
       const event = events.find((e) => e.eventId === decodeURIComponent(m![1]!));
       if (!event) return notFound('Event');
@@ -138,15 +144,17 @@ export async function startReplayServer(options: { apiKey?: string } = {}): Prom
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  return {
+  replay = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE}`,
     requests,
+    trades: liveFixture('trades-2026-07.json'),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+  return replay;
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {

@@ -39,7 +39,7 @@ export async function startTestService(
     client,
     metrics,
     logger: options.logger ?? createLogger({ level: 'silent' }),
-    schedules: { crawl: EVERY_SECOND, details: EVERY_SECOND, orderbooks: EVERY_SECOND, ...options.schedules },
+    schedules: { crawl: EVERY_SECOND, trades: EVERY_SECOND, details: EVERY_SECOND, orderbooks: EVERY_SECOND, ...options.schedules },
     providers: KNOWN_PROVIDERS,
     categories: options.categories ?? CONCRETE_CATEGORIES,
     maxRejectedPercent: options.maxRejectedPercent ?? 5,
