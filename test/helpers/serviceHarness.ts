@@ -5,6 +5,7 @@ import { createLogger } from '../../src/log/createLogger.js';
 import type { Logger } from '../../src/log/Logger.js';
 import { createMetrics, type Metrics } from '../../src/ops/metrics.js';
 import type { Simulator } from '../../src/simulator/index.js';
+import type { JobName } from '../../src/service/jobKinds.js';
 import { startService, type Service } from '../../src/service/startService.js';
 import { API_KEY } from './syncHarness.js';
 
@@ -12,7 +13,7 @@ export const EVERY_SECOND = '* * * * * *';
 
 export interface TestServiceOptions {
   rateLimit?: { requests: number; windowMs: number };
-  schedules?: Partial<Record<'crawl' | 'details' | 'orderbooks', string>>;
+  schedules?: Partial<Record<JobName, string>>;
   /** Categories the crawl pages. Default: the documented ones (pass `['all']` to crawl unfiltered, as the service's default). */
   categories?: readonly string[];
   /** The service's logger. Default: silent (see `captureLogger` to read what it writes). */

@@ -59,6 +59,7 @@ describe('cli plan', () => {
     expect(plan.universe.openMarkets).toBe(universe.openMarkets);
     expect(plan.phases.map((p) => [p.phase, p.job, p.schedule])).toEqual([
       ['listings', 'crawl', '*/10 * * * *'],
+      ['trades', 'trades', '* * * * *'],
       ['details', 'details', '*/15 * * * *'],
       ['books', 'orderbooks', '* * * * *'],
     ]);
