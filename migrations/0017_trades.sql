@@ -49,6 +49,30 @@ COMMENT ON COLUMN "prediction"."trades"."raw" IS 'The feed''s row as received.';
 --> statement-breakpoint
 COMMENT ON TABLE "prediction"."trade_polls" IS 'One row per poll of the trade feed: the span of time it saw whole (covers_from to covers_to) and whether trades before it may be missing (gap_before). Read through analytics.trade_coverage.';
 --> statement-breakpoint
+COMMENT ON COLUMN "prediction"."trades"."market_id" IS 'Market traded (prediction.markets.market_id, when that market was seen).';
+--> statement-breakpoint
+COMMENT ON COLUMN "prediction"."trades"."event_id" IS 'Event of the market, as the feed sent it.';
+--> statement-breakpoint
+COMMENT ON COLUMN "prediction"."trades"."owner_pubkey" IS 'Wallet that traded, as received.';
+--> statement-breakpoint
+COMMENT ON COLUMN "prediction"."trades"."drift" IS 'Tags of tolerated deviations seen on the row, e.g. trade_action_unknown.';
+--> statement-breakpoint
+COMMENT ON COLUMN "prediction"."trade_polls"."poll_id" IS 'Poll number, in the order the polls were recorded.';
+--> statement-breakpoint
+COMMENT ON COLUMN "prediction"."trade_polls"."run_id" IS 'The run that polled (prediction.ingest_runs.run_id); no foreign key, so old runs can be pruned on their own.';
+--> statement-breakpoint
+COMMENT ON COLUMN "prediction"."trade_polls"."polled_at" IS 'When the feed''s answer arrived.';
+--> statement-breakpoint
+COMMENT ON COLUMN "prediction"."trade_polls"."trades_seen" IS 'Trades of the answer that could be read (quarantined rows not counted).';
+--> statement-breakpoint
+COMMENT ON COLUMN "prediction"."trade_polls"."trades_new" IS 'Of those, the trades no earlier poll had stored.';
+--> statement-breakpoint
+COMMENT ON COLUMN "prediction"."trade_polls"."covers_from" IS 'From this instant to covers_to every trade of the feed was seen: the previous poll''s covers_to when this poll joined it, else the oldest trade of the answer.';
+--> statement-breakpoint
+COMMENT ON COLUMN "prediction"."trade_polls"."covers_to" IS 'When the polls answer arrived (= polled_at).';
+--> statement-breakpoint
+COMMENT ON COLUMN "prediction"."trade_polls"."gap_before" IS 'True when trades between the previous poll''s covers_to and covers_from may be missing: none of the answer''s rows had been stored and the answer was full (20 rows); also for the first poll.';
+--> statement-breakpoint
 CREATE OR REPLACE FUNCTION "prediction"."ensure_month_partitions"(p_from timestamptz, p_to timestamptz)
 RETURNS integer
 LANGUAGE plpgsql
@@ -120,14 +144,6 @@ SELECT p.poll_id, p.run_id, p.polled_at, p.covers_from, p.covers_to, p.gap_befor
   FROM prediction.trade_polls p;
 --> statement-breakpoint
 COMMENT ON VIEW "analytics"."trade_coverage" IS 'One row per poll of the trade feed. Every trade made from covers_from to covers_to was seen by that poll; gap_before is true when trades between the previous poll''s covers_to and this covers_from may be missing (the feed holds only its latest rows, and more came between two polls), and for the first poll. A time inside no poll''s span was not looked at: no trades there means nothing.';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trade_coverage"."covers_from" IS 'From this instant on every trade of the feed was seen: the previous poll''s covers_to when this poll joined it, else the oldest trade of the answer.';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trade_coverage"."covers_to" IS 'When the poll''s answer arrived.';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trade_coverage"."gap_before" IS 'True when trades made between the previous poll and this one may be missing: none of its rows had been stored before and the feed''s answer was full (20 rows); also for the first poll.';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trade_coverage"."trades_new" IS 'Trades of the answer that no earlier poll had stored.';
 --> statement-breakpoint
 CREATE VIEW "analytics"."trades_with_mid" AS
 SELECT t.trade_id, t.market_id, t.event_id, t.traded_at, t.action, t.side,
@@ -203,6 +219,46 @@ END
 $$;
 --> statement-breakpoint
 COMMENT ON FUNCTION "analytics"."trade_candles"(text, interval, timestamptz, timestamptz) IS 'Candles of one market from its trades, for an interval from 1 minute to 1 day, buckets aligned to multiples of the interval since 1970-01-01 UTC, in time order; only buckets overlapping [p_from, p_to) that hold a trade are returned (whether a quiet bucket was looked at is in analytics.trade_coverage). Prices are YES prices in USD (1 - price for a NO trade; trades of another side are left out): open and close are the first and last trade''s, high and low the extremes; volume_usd sums the trades'' amounts; trades counts them; vwap_yes_price_usd weighs each price by its amount.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trade_coverage"."poll_id" IS 'Poll number.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trade_coverage"."run_id" IS 'The run that polled (prediction.ingest_runs.run_id).';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trade_coverage"."polled_at" IS 'When the feed''s answer arrived.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trade_coverage"."trades_seen" IS 'Trades of the answer that could be read.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trades_with_mid"."trade_id" IS 'The feed''s trade id.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trades_with_mid"."market_id" IS 'Market traded.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trades_with_mid"."event_id" IS 'Its event, as the feed sent it.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trades_with_mid"."traded_at" IS 'When the trade was made (UTC).';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trades_with_mid"."action" IS 'buy or sell, as received.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trades_with_mid"."side" IS 'yes or no, as received.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trades_with_mid"."price_usd" IS 'Price paid per contract of the side traded, USD.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trades_with_mid"."amount_usd" IS 'Amount of the trade, USD.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trades_with_mid"."yes_price_usd" IS 'The price as a YES price, USD: the price for a YES trade, 1 - price for a NO trade, null for another side.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trades_with_mid"."quoted_yes_mid_usd" IS 'YES mid (USD) of the quote in force at traded_at (analytics.price_as_of); null when none was observed by then or it had no mid.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trades_with_mid"."quote_observed_at" IS 'When that quote was first observed.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trades_with_mid"."yes_price_minus_mid_usd" IS 'yes_price_usd - quoted_yes_mid_usd: above zero, the trade paid more for YES than the mid.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trade_coverage"."covers_from" IS 'From this instant on every trade of the feed was seen: the previous poll''s covers_to when this poll joined it, else the oldest trade of the answer.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trade_coverage"."covers_to" IS 'When the poll''s answer arrived.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trade_coverage"."gap_before" IS 'True when trades made between the previous poll and this one may be missing: none of its rows had been stored before and the feed''s answer was full (20 rows); also for the first poll.';
+--> statement-breakpoint
+COMMENT ON COLUMN "analytics"."trade_coverage"."trades_new" IS 'Trades of the answer that no earlier poll had stored.';
 --> statement-breakpoint
 GRANT SELECT ON "prediction"."trades", "prediction"."trade_polls", "analytics"."trade_coverage", "analytics"."trades_with_mid" TO prediction_reader;
 --> statement-breakpoint

@@ -11,11 +11,14 @@ import type { SyncContext } from '../sync/SyncContext.js';
 import { sweepOrderBooks } from '../sync/sweepOrderBooks.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
 
-/** The service's jobs, in request priority order: the crawl is never starved by the others. */
-export const JOB_NAMES = ['crawl', 'trades', 'details', 'orderbooks'] as const;
+/**
+ * The service's jobs, in the order `status` and `plan` list them: a new job is appended, since
+ * scripts read that order. JOB_PRIORITY orders their requests.
+ */
+export const JOB_NAMES = ['crawl', 'details', 'orderbooks', 'trades'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
-/** p-queue priority of each job's requests (higher goes first). */
+/** p-queue priority of each job's requests (higher goes first): the crawl is never starved by the others. */
 // Trades come right after the listings: a fill the feed has dropped cannot be read again, a book can.
 export const JOB_PRIORITY: Record<JobName, number> = { crawl: 30, trades: 25, details: 20, orderbooks: 10 };
 
@@ -29,7 +32,7 @@ export interface JobSettings {
 }
 
 /** Jobs whose every run must receive records: a crawl that lists nothing read its upstream wrong. */
-export const JOB_EXPECTS_RECORDS: Record<JobName, boolean> = { crawl: true, trades: false, details: false, orderbooks: false };
+export const JOB_EXPECTS_RECORDS: Record<JobName, boolean> = { crawl: true, details: false, orderbooks: false, trades: false };
 
 /** The details job also refreshes open markets closing within 10 minutes or closed up to an hour ago, so a close is captured promptly. */
 export const DETAILS_CLOSING_WINDOW: Readonly<ClosingWindow> = Object.freeze({ aheadSec: 600, behindSec: 3600 });

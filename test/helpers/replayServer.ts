@@ -79,7 +79,8 @@ export async function startReplayServer(options: { apiKey?: string } = {}): Prom
   const search = liveFixture('search-trump.json');
   const requests: RecordedRequest[] = [];
   let nextRequestId = 1;
-  let replay: ReplayServer | undefined;
+  // What the server answers that a test may change while it runs.
+  const served = { trades: liveFixture('trades-2026-07.json') };
 
   const answer = (pathname: string, q: URLSearchParams): [number, unknown] => {
     const notFound = (what: string): [number, unknown] => [
@@ -100,7 +101,7 @@ export async function startReplayServer(options: { apiKey?: string } = {}): Prom
     let m: RegExpMatchArray | null;
     if (pathname === '/events') return [200, page((listings[q.get('provider') ?? 'polymarket'] ?? []).map(withMarkets))];
     if (pathname === '/events/search') return [200, search];
-    if (pathname === '/trades') return [200, replay!.trades];
+    if (pathname === '/trades') return [200, served.trades];
     if ((m = pathname.match(/^\/events\/([^/]+)(\/markets)?$/))) {
       const event = events.find((e) => e.eventId === decodeURIComponent(m![1]!));
       if (!event) return notFound('Event');
@@ -144,17 +145,21 @@ export async function startReplayServer(options: { apiKey?: string } = {}): Prom
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  replay = {
+  return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE}`,
     requests,
-    trades: liveFixture('trades-2026-07.json'),
+    get trades() {
+      return served.trades;
+    },
+    set trades(body: unknown) {
+      served.trades = body;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
-  return replay;
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {

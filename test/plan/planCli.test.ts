@@ -59,9 +59,9 @@ describe('cli plan', () => {
     expect(plan.universe.openMarkets).toBe(universe.openMarkets);
     expect(plan.phases.map((p) => [p.phase, p.job, p.schedule])).toEqual([
       ['listings', 'crawl', '*/10 * * * *'],
-      ['trades', 'trades', '* * * * *'],
       ['details', 'details', '*/15 * * * *'],
       ['books', 'orderbooks', '* * * * *'],
+      ['trades', 'trades', '* * * * *'],
     ]);
     expect(plan.phases[0]!.requestsPerRun).toBe(universe.listings.reduce((n, l) => n + l.pages, 0));
     // A few dozen open markets at 600 a minute: every book each sweep, most of the budget unused.

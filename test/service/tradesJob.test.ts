@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
-import { EVERY_SECOND, startTestService } from '../helpers/serviceHarness.js';
+import { EVERY_SECOND, NEVER, startTestService } from '../helpers/serviceHarness.js';
 import { startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 
@@ -15,8 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => sim.stop());
 
-// Only the trades job ticks; the others wait for a day that does not come during the test.
-const NEVER = '0 0 1 1 *';
+// Only the trades job ticks.
 const fillIds = (count: number) => sim.world.recentTrades(count).map((t) => t.id);
 
 describe('the trades job', () => {

@@ -3,7 +3,7 @@
  * the row recorded that July): micro-USD amounts as strings, Unix seconds, and the event's and
  * market's titles beside the ids.
  */
-import type { SimFill } from '../world/fills.js';
+import type { SimFill } from '../world/simTypes.js';
 import type { WorldState } from '../world/worldState.js';
 import { traderPubkey } from './fakeIdentifiers.js';
 import { isTeamMarket } from './liveMarket.js';

@@ -13,20 +13,6 @@ export const TRADERS = 50;
 /** The first fill's number: ids look like the live service's ("order-2357571"). */
 const FIRST_FILL = 2_357_000;
 
-export interface SimFill {
-  /** Its number in the feed's id, `order-<seq>`. */
-  readonly seq: number;
-  readonly marketId: string;
-  readonly eventId: string;
-  readonly atSec: number;
-  readonly action: 'buy' | 'sell';
-  readonly side: 'yes' | 'no';
-  /** Price per contract of the side traded, micro-USD. */
-  readonly priceMicroUsd: number;
-  readonly amountMicroUsd: number;
-  readonly trader: number;
-}
-
 /** Appends the fill of a trade of `contracts` on `market` at its current prices. */
 export function recordFill(state: WorldState, market: SimMarket, contracts: number): void {
   const rng = state.fillRng;

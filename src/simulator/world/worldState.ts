@@ -5,8 +5,7 @@
 import type { WireShape } from './wireShape.js';
 import { IdAllocator } from './idAllocator.js';
 import { Rng } from './prng.js';
-import type { SimFill } from './fills.js';
-import type { SimEvent, SimMarket } from './simTypes.js';
+import type { SimEvent, SimFill, SimMarket } from './simTypes.js';
 import { TimeQueue } from './timeQueue.js';
 
 export interface WorldSettings {
