@@ -31,6 +31,18 @@ export interface EventsPage {
   data: FixtureEvent[];
   pagination: { start: number; end: number; total: number; hasNext: boolean };
 }
+/** A row of trades-2026-07.json, as the trade feed sends it. */
+export interface FixtureTrade {
+  id: string;
+  marketId: string;
+  eventId: string;
+  timestamp: number;
+  action: string;
+  side: string;
+  priceUsd: string;
+  amountUsd: string;
+  ownerPubkey: string;
+}
 export interface RecordedRequest {
   method: string;
   path: string;

@@ -2,23 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { parseTradeList } from '../../src/api/parse.js';
 import { ENDPOINTS } from '../../src/api/endpoints/requests.js';
 import { writeTrades } from '../../src/store/writeTrades.js';
-import { liveFixture } from '../helpers/replayServer.js';
+import { liveFixture, type FixtureTrade } from '../helpers/replayServer.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
-interface WireTrade {
-  id: string;
-  marketId: string;
-  eventId: string;
-  timestamp: number;
-  action: string;
-  side: string;
-  priceUsd: string;
-  amountUsd: string;
-  ownerPubkey: string;
-}
-
 const db = await useTestDatabase();
-const recorded = liveFixture<{ data: WireTrade[] }>('trades-2026-07.json');
+const recorded = liveFixture<{ data: FixtureTrade[] }>('trades-2026-07.json');
 const newestSec = recorded.data[0]!.timestamp;
 
 const write = (body: unknown, polledAtSec: number) =>
@@ -30,7 +18,7 @@ const write = (body: unknown, polledAtSec: number) =>
   });
 
 /** The same answer moved `bySec` later, every id new. */
-const shifted = (rows: WireTrade[], bySec: number, idOffset: number) =>
+const shifted = (rows: FixtureTrade[], bySec: number, idOffset: number) =>
   rows.map((r) => ({ ...r, id: `order-${Number(r.id.slice('order-'.length)) + idOffset}`, timestamp: r.timestamp + bySec }));
 
 const polls = () =>

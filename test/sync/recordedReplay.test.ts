@@ -8,6 +8,7 @@ import {
   type EventsPage,
   type FixtureEvent,
   type FixtureMarket,
+  type FixtureTrade,
   type ReplayServer,
 } from '../helpers/replayServer.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
@@ -46,19 +47,7 @@ async function cli(args: string[], extraEnv: Record<string, string> = {}) {
 const listed: { provider: string; event: FixtureEvent }[] = Object.entries(replayListings()).flatMap(([provider, events]) =>
   events.map((event) => ({ provider, event })),
 );
-const recordedTrades = liveFixture<{
-  data: {
-    id: string;
-    marketId: string;
-    eventId: string;
-    timestamp: number;
-    action: string;
-    side: string;
-    priceUsd: string;
-    amountUsd: string;
-    ownerPubkey: string;
-  }[];
-}>('trades-2026-07.json');
+const recordedTrades = liveFixture<{ data: FixtureTrade[] }>('trades-2026-07.json');
 const allMarkets = listed.flatMap(({ event }) => event.markets.map((market) => ({ event, market })));
 const openMarketIds = allMarkets
   .filter(({ market }) => market.status === 'open')
