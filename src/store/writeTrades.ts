@@ -59,7 +59,8 @@ export function writeTrades(sql: Sql, batch: TradesWrite): Promise<TradesWritten
   const spanSec = times.length < 2 ? null : Math.max(...times) - Math.min(...times);
 
   return writeTransaction(sql, batch.fence, async (tx) => {
-    if (times.length > 0) await ensureMonthPartitions(tx, new Date(Math.min(...times) * 1000), new Date(Math.max(...times) * 1000));
+    // Month by month: a quiet feed's answer may reach back months, and only its own months are needed.
+    for (const month of utcMonths(times)) await ensureMonthPartitions(tx, month);
     const [quarantined, shapes, previous, inserted] = await Promise.all([
       quarantineRecords(tx, batch.runId, tally.quarantined, batch.polledAt),
       recordShapes(tx, batch.runId, tally.shapes, batch.polledAt),
@@ -90,6 +91,12 @@ export function writeTrades(sql: Sql, batch: TradesWrite): Promise<TradesWritten
     };
     return { counts, coverage, spanSec };
   });
+}
+
+/** The first instant of each distinct UTC month of these times (Unix seconds). */
+function utcMonths(timesSec: readonly number[]): Date[] {
+  const starts = new Set(timesSec.map((s) => Date.UTC(new Date(s * 1000).getUTCFullYear(), new Date(s * 1000).getUTCMonth(), 1)));
+  return [...starts].map((ms) => new Date(ms));
 }
 
 function withinWindow(tradedAtSec: number, polledSec: number): boolean {
