@@ -147,8 +147,8 @@ async function syncWorld(serverUrl: string, label: string, markets: number, cli:
       run,
       requests: r?.requests ?? 0,
       byEndpoint: r?.by ?? {},
-      minimum: min.listingPages + books,
-      minimumNote: `${fmtInt(min.listingPages)} listing pages (${min.listings.join(', ')}) + ${fmtInt(books)} order books`,
+      minimum: min.tradePolls + min.listingPages + books,
+      minimumNote: `${min.tradePolls} trade poll + ${fmtInt(min.listingPages)} listing pages (${min.listings.join(', ')}) + ${fmtInt(books)} order books`,
       stored: `${fmtInt(r?.markets ?? 0)} markets, ${fmtInt(r?.levels ?? 0)} levels; run ${r?.status ?? 'missing'}`,
       phases:
         !r?.complete || r.crawlMs === null

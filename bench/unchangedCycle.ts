@@ -172,7 +172,7 @@ export async function benchUnchangedCycle(serverUrl: string): Promise<void> {
     );
     console.log(
       `minimum = ${fmtInt(min.listingPages)} listing pages (Σ max(1, ceil(listed events / ${PAGE_SIZE})) over the crawl plan: ` +
-        `${min.listings.join(', ')}) + ${fmtInt(min.orderBooks)} order books (open listed markets)`,
+        `${min.listings.join(', ')}) + ${fmtInt(min.orderBooks)} order books (open listed markets) + 1 poll of the trade feed`,
     );
   } finally {
     await cleanup(

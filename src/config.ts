@@ -288,6 +288,11 @@ const envSchema = z.object({
   CRAWL_SCHEDULE: cronExpression('CRAWL_SCHEDULE').default('*/10 * * * *'),
   /** When the service refreshes markets and events that left the listings or near their close. Default: every 15 minutes. */
   DETAILS_SCHEDULE: cronExpression('DETAILS_SCHEDULE').default('*/15 * * * *'),
+  /**
+   * When the service polls the trade feed (GET /trades, its latest 20 fills). A tick polls again
+   * before the next one when the feed moves faster than the schedule (at most every 5 s). Default: every minute.
+   */
+  TRADES_SCHEDULE: cronExpression('TRADES_SCHEDULE').default('* * * * *'),
   /** When the service sweeps order books; each sweep runs until the next tick. Default: every minute. */
   ORDERBOOK_SCHEDULE: cronExpression('ORDERBOOK_SCHEDULE').default('* * * * *'),
   /** Every open market's book is fetched at least this often, budget permitting (stalest first). Default 3600. */
@@ -357,6 +362,7 @@ export interface Config {
   embeddedPgPort: number;
   crawlSchedule: string;
   detailsSchedule: string;
+  tradesSchedule: string;
   orderBookSchedule: string;
   orderBookMaxAgeSec: number;
   /** PREDICTION_RETENTION_MONTHS; null keeps everything. */
@@ -402,6 +408,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     crawlSchedule: e.CRAWL_SCHEDULE,
     detailsSchedule: e.DETAILS_SCHEDULE,
+    tradesSchedule: e.TRADES_SCHEDULE,
     orderBookSchedule: e.ORDERBOOK_SCHEDULE,
     orderBookMaxAgeSec: e.ORDERBOOK_MAX_AGE_SEC,
     retentionMonths: e.PREDICTION_RETENTION_MONTHS ?? null,

@@ -1,7 +1,7 @@
 /**
  * The fewest requests one sync cycle can make against a simulator world that does not change
- * during the cycle: every page of every listing of the crawl plan once, plus one order book per
- * open listed market. Listings embed every market with its metadata, and nothing has left the
+ * during the cycle: one poll of the trade feed (its only form), every page of every listing of the
+ * crawl plan once, plus one order book per open listed market. Listings embed every market with its metadata, and nothing has left the
  * listing yet, so no market or event detail is needed.
  *
  * The listings are the sync's own: `crawlPlan(providers, categories)`. With the default categories
@@ -16,6 +16,8 @@ export interface RequestBudget {
   listings: string[];
   listingPages: number;
   orderBooks: number;
+  /** The trade feed: one poll a cycle. */
+  tradePolls: number;
   details: number;
   total: number;
 }
@@ -46,8 +48,9 @@ export function minimumRequests(
     listings: plan.map((l) => `${l.provider}/${l.category}`),
     listingPages,
     orderBooks,
+    tradePolls: 1,
     details: 0,
-    total: listingPages + orderBooks,
+    total: 1 + listingPages + orderBooks,
   };
 }
 

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
-import type { Checked, Event, Market, OrderBook, Pagination, Rejection } from '../domain/types.js';
+import type { Checked, Event, Market, OrderBook, Pagination, Rejection, Trade } from '../domain/types.js';
 import { normalizeEvent } from '../normalize/event.js';
 import { normalizeMarket } from '../normalize/market.js';
 import { normalizeOrderBook } from '../normalize/orderBook.js';
 import { normalizePagination } from '../normalize/pagination.js';
+import { normalizeTrade } from '../normalize/trade.js';
 import { boundedPayload } from '../wire/boundedPayload.js';
 import { checkRecord } from '../wire/checkRecord.js';
 import { dataEnvelopeSchema, listEnvelopeSchema } from '../wire/envelopes.js';
@@ -13,6 +14,7 @@ import { LIMITS } from '../wire/limits.js';
 import { marketSchema } from '../wire/market.js';
 import { orderBookSchema } from '../wire/orderBook.js';
 import { HOSTILE_SHAPE, recordShape } from '../wire/recordShape.js';
+import { tradeSchema } from '../wire/trade.js';
 
 /**
  * Entry points for the HTTP client: one call per response. Validation is per record: a bad record
@@ -92,6 +94,21 @@ export function parseOrderBook(body: unknown, ctx: { marketId: string }): Checke
     return reject(ctx.marketId, { reason: `body: none of ${BOOK_SIDES.join(', ')} (no side of the book to read)`, hostile: false }, body);
   }
   return { ok: true, value: normalizeOrderBook(checked.data, { marketId: ctx.marketId, shape }) };
+}
+
+/**
+ * GET /trades: `{ data: Trade[] }`, newest first, no paging. A row that cannot be read is rejected
+ * under its id (the quarantine's entity_id) while its siblings are kept.
+ */
+export function parseTradeList(body: unknown): { trades: Checked<Trade>[] } {
+  const envelope = parseEnvelope(dataEnvelopeSchema, body, 'trade list');
+  return { trades: envelope.data.map(checkTrade) };
+}
+
+function checkTrade(payload: unknown): Checked<Trade> {
+  const checked = checkRecord(tradeSchema, payload);
+  if (!checked.ok) return reject(readId(payload, 'id'), checked, payload);
+  return normalizeTrade(checked.data, { raw: payload, shape: recordShape(payload) });
 }
 
 /**
@@ -181,7 +198,7 @@ function withoutMarkets(payload: Record<string, unknown>): Record<string, unknow
 }
 
 /** Best effort: the id goes into a text column of the quarantine, so it must itself be storable. */
-function readId(payload: unknown, key: 'eventId' | 'marketId'): string | null {
+function readId(payload: unknown, key: 'eventId' | 'marketId' | 'id'): string | null {
   if (!isRecord(payload) || !Object.hasOwn(payload, key)) return null;
   const id = payload[key];
   return typeof id === 'string' && id.length > 0 && id.length <= LIMITS.idChars && !id.includes('\u0000') ? id : null;

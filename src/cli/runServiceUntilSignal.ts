@@ -60,7 +60,12 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
       clientFor: (job) => client.withPriority(JOB_PRIORITY[job]),
       metrics,
       logger,
-      schedules: { crawl: config.crawlSchedule, details: config.detailsSchedule, orderbooks: config.orderBookSchedule },
+      schedules: {
+        crawl: config.crawlSchedule,
+        trades: config.tradesSchedule,
+        details: config.detailsSchedule,
+        orderbooks: config.orderBookSchedule,
+      },
       providers: config.providers,
       categories: config.categories,
       maxRejectedPercent: config.maxRejectedPercent,

@@ -156,3 +156,30 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; rejection: Reject
  */
 export const AMOUNT_INTEGER_DIGITS = 20;
 export const AMOUNT_FRACTION_DIGITS = 18;
+
+/** `buy` and `sell` as the trade feed sends them; any other value is stored as received and tagged. */
+export const TRADE_ACTIONS = ['buy', 'sell'] as const;
+/** `yes` and `no`: the outcome the trade was on; any other value is stored as received and tagged. */
+export const TRADE_SIDES = ['yes', 'no'] as const;
+
+/** Rows the live service's trade feed answers with (GET /trades, 2026-07-05): its latest 20 fills, no paging. */
+export const TRADE_FEED_ROWS = 20;
+
+/** One fill of the service's trade feed (GET /trades). */
+export interface Trade {
+  /** The feed's id, e.g. "order-2357571" (its number is a counter shared with other record kinds). */
+  tradeId: string;
+  marketId: string;
+  eventId: string | null;
+  /** Unix seconds, possibly fractional. */
+  tradedAtSec: number;
+  /** As received. */
+  action: string;
+  side: string;
+  priceMicroUsd: Decimal;
+  amountMicroUsd: Decimal;
+  ownerPubkey: string | null;
+  drift: DriftTag[];
+  raw: unknown;
+  shape: RecordShape;
+}

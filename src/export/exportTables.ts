@@ -1,6 +1,7 @@
 import { dataCoverageTable } from './coverageTable.js';
 import { eventsTable, marketResolutionsTable, marketsTable } from './entityTables.js';
 import type { ExportTable } from './ExportTable.js';
+import { tradesTable } from './tradesTable.js';
 import { marketStateHistoryTable, orderbookLevelsTable, orderbookTopTable, priceHistoryTable } from './historyTables.js';
 
 /** Every table `export` can write, in the order it writes them. */
@@ -11,6 +12,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   priceHistoryTable,
   orderbookTopTable,
   orderbookLevelsTable,
+  tradesTable,
   marketResolutionsTable,
   dataCoverageTable,
 ];

@@ -46,6 +46,10 @@ export const DRIFT = {
   orderBookMergedLevels: 'orderbook_merged_levels',
   orderBookLevelDropped: 'orderbook_level_dropped',
   orderBookDollarsMismatch: 'orderbook_dollars_mismatch',
+  // Trade feed
+  tradeActionUnknown: 'trade_action_unknown',
+  tradeSideUnknown: 'trade_side_unknown',
+  tradeAmountAsNumber: 'trade_amount_as_number',
 } as const satisfies Record<string, DriftTag>;
 
 export type KnownDriftTag = (typeof DRIFT)[keyof typeof DRIFT];

@@ -5,7 +5,12 @@ import type { Universe } from './readUniverse.js';
 import { replayRequestBudget } from './replayRequestBudget.js';
 
 /** What each job's requests are spent on. */
-export const PHASE_OF: Record<JobName, 'listings' | 'details' | 'books'> = { crawl: 'listings', details: 'details', orderbooks: 'books' };
+export const PHASE_OF: Record<JobName, PhasePlan['phase']> = {
+  crawl: 'listings',
+  trades: 'trades',
+  details: 'details',
+  orderbooks: 'books',
+};
 
 export interface PlanRequest {
   universe: Universe;
@@ -20,7 +25,7 @@ export interface PlanRequest {
 }
 
 export interface PhasePlan {
-  phase: 'listings' | 'details' | 'books';
+  phase: 'listings' | 'trades' | 'details' | 'books';
   job: JobName;
   schedule: string;
   everySec: number;
@@ -68,11 +73,14 @@ export function buildPlan(request: PlanRequest): Plan {
 
   const perRun = {
     crawl: universe.listings.reduce((n, l) => n + l.pages, 0),
+    // One poll a tick: the feed's pace adds polls to a tick only while it outruns the schedule.
+    trades: 1,
     details: universe.detailEvents + universe.detailMarkets,
   };
   const replay = replayRequestBudget({
     limit,
     crawl: { ticksMs: ticks.crawl, requestsPerRun: perRun.crawl },
+    trades: { ticksMs: ticks.trades, requestsPerRun: perRun.trades },
     details: { ticksMs: ticks.details, requestsPerRun: perRun.details },
     orderbooks: { ticksMs: ticks.orderbooks, targets: universe.openMarkets, booksPerBatch: request.booksPerBatch },
     measureFromMs,

@@ -3,13 +3,14 @@ import { handOverAtMs } from '../sync/sweepOrderBooks.js';
 
 /**
  * What the replay is given: the client's limit, and for each job its ticks and what a run sends.
- * A crawl or details run queues `requestsPerRun` requests at its tick; a sweep fetches `targets`
+ * A crawl, trades or details run queues `requestsPerRun` requests at its tick; a sweep fetches `targets`
  * books in batches of `booksPerBatch`, as sweepOrderBooks does.
  */
 export interface ReplayInput {
   /** The client's queue: at most `requests` sends in any `windowMs` (its window and its margin). */
   limit: { requests: number; windowMs: number };
   crawl: { ticksMs: readonly number[]; requestsPerRun: number };
+  trades: { ticksMs: readonly number[]; requestsPerRun: number };
   details: { ticksMs: readonly number[]; requestsPerRun: number };
   orderbooks: { ticksMs: readonly number[]; targets: number; booksPerBatch: number };
   /** Requests sent and sweeps started from here on are reported; the replay before it fills the window as a running service has. */
@@ -62,7 +63,7 @@ export function replayRequestBudget(input: ReplayInput): ReplayResult {
 
   // Requests still to send by each job's current run; a sweep's are those of its batch in flight.
   const waiting = zeroes();
-  const running: Record<JobName, boolean> = { crawl: false, details: false, orderbooks: false };
+  const running: Record<JobName, boolean> = { crawl: false, trades: false, details: false, orderbooks: false };
   const sweep = { startMs: 0, handOverMs: 0, targetsLeft: 0, books: 0 };
   const endSweep = (atMs: number) => {
     running.orderbooks = false;
@@ -141,7 +142,7 @@ export function replayRequestBudget(input: ReplayInput): ReplayResult {
 const BY_PRIORITY = [...JOB_NAMES].sort((a, b) => JOB_PRIORITY[b] - JOB_PRIORITY[a]);
 
 function zeroes(): Record<JobName, number> {
-  return { crawl: 0, details: 0, orderbooks: 0 };
+  return { crawl: 0, trades: 0, details: 0, orderbooks: 0 };
 }
 
 /** Every job's ticks in time order; at one instant, the job of higher priority first. */

@@ -199,3 +199,33 @@ export const upstreamDrift = analyticsSchema
     example: jsonb('example').notNull(),
   })
   .existing();
+
+export const tradeCoverage = analyticsSchema
+  .view('trade_coverage', {
+    pollId: bigint('poll_id', { mode: 'number' }).notNull(),
+    runId: bigint('run_id', { mode: 'number' }),
+    polledAt: timestamp('polled_at', tz).notNull(),
+    coversFrom: timestamp('covers_from', tz).notNull(),
+    coversTo: timestamp('covers_to', tz).notNull(),
+    gapBefore: boolean('gap_before').notNull(),
+    tradesSeen: integer('trades_seen').notNull(),
+    tradesNew: integer('trades_new').notNull(),
+  })
+  .existing();
+
+export const tradesWithMid = analyticsSchema
+  .view('trades_with_mid', {
+    tradeId: text('trade_id').notNull(),
+    marketId: text('market_id').notNull(),
+    eventId: text('event_id'),
+    tradedAt: timestamp('traded_at', tz).notNull(),
+    action: text('action').notNull(),
+    side: text('side').notNull(),
+    priceUsd: numeric('price_usd').notNull(),
+    amountUsd: numeric('amount_usd').notNull(),
+    yesPriceUsd: numeric('yes_price_usd'),
+    quotedYesMidUsd: numeric('quoted_yes_mid_usd'),
+    quoteObservedAt: timestamp('quote_observed_at', tz),
+    yesPriceMinusMidUsd: numeric('yes_price_minus_mid_usd'),
+  })
+  .existing();

@@ -8,4 +8,5 @@ export { ingestRuns, rejectedRecords, crawlCoverage, upstreamShapes } from './in
 export { jobTicks, upstreamSources, jobLeases, writeLock } from './service.js';
 export { exportWatermarks, exportPartitions } from './exportState.js';
 export { droppedPartitions } from './retention.js';
+export { trades, tradePolls } from './trades.js';
 export * from './analytics.js';

@@ -4,18 +4,23 @@ import { lastCompleteCrawlStart } from '../sql/selectSyncTargets.js';
 import { crawlListings } from '../sync/crawlListings.js';
 import { maintainRunPartitions } from '../sync/maintainRunPartitions.js';
 import type { ClosingWindow } from '../sync/marketDetailTargets.js';
+import { followTrades } from '../sync/pollTrades.js';
 import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from '../sync/refreshDetails.js';
 import { SYNC_JOB } from '../sync/runSyncCycle.js';
 import type { SyncContext } from '../sync/SyncContext.js';
 import { sweepOrderBooks } from '../sync/sweepOrderBooks.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
 
-/** The service's jobs, in request priority order: the crawl is never starved by the others. */
-export const JOB_NAMES = ['crawl', 'details', 'orderbooks'] as const;
+/**
+ * The service's jobs, in the order `status` and `plan` list them: a new job is appended, since
+ * scripts read that order. JOB_PRIORITY orders their requests.
+ */
+export const JOB_NAMES = ['crawl', 'details', 'orderbooks', 'trades'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
-/** p-queue priority of each job's requests (higher goes first). */
-export const JOB_PRIORITY: Record<JobName, number> = { crawl: 30, details: 20, orderbooks: 10 };
+/** p-queue priority of each job's requests (higher goes first): the crawl is never starved by the others. */
+// Trades come right after the listings: a fill the feed has dropped cannot be read again, a book can.
+export const JOB_PRIORITY: Record<JobName, number> = { crawl: 30, trades: 25, details: 20, orderbooks: 10 };
 
 export interface JobSettings {
   orderBookMaxAgeSec: number;
@@ -31,7 +36,7 @@ export interface JobSettings {
 }
 
 /** Jobs whose every run must receive records: a crawl that lists nothing read its upstream wrong. */
-export const JOB_EXPECTS_RECORDS: Record<JobName, boolean> = { crawl: true, details: false, orderbooks: false };
+export const JOB_EXPECTS_RECORDS: Record<JobName, boolean> = { crawl: true, details: false, orderbooks: false, trades: false };
 
 /** The details job also refreshes open markets closing within 10 minutes or closed up to an hour ago, so a close is captured promptly. */
 export const DETAILS_CLOSING_WINDOW: Readonly<ClosingWindow> = Object.freeze({ aheadSec: 600, behindSec: 3600 });
@@ -57,6 +62,8 @@ export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext,
           runRetentionDays: settings.runRetentionDays,
         });
       };
+    case 'trades':
+      return (ctx, deadline) => followTrades(ctx, deadline);
     case 'details':
       return async (ctx) => {
         const seenSince = await withStatementDeadline(ctx.sql, 'reading the last complete crawl', () => detailsSeenSince(ctx.sql));

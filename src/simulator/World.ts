@@ -16,6 +16,7 @@ import { step, type StepReport } from './world/step.js';
 import { UNDOCUMENTED_CATEGORY_SHARE } from './world/undocumentedCatalog.js';
 import { trade } from './world/trade.js';
 import { renderEvent, renderMarket, type SpecEraEvent } from './world/wire.js';
+import { renderLiveTrade, type LiveTrade } from './shapes/liveTrade.js';
 import type { SpecMarket, SpecOrderBook } from '../wire/specShapes.js';
 import { newWorldState, requireEvent, requireMarket, type WorldState } from './world/worldState.js';
 
@@ -141,6 +142,14 @@ export class World {
     const m = this.state.marketsById.get(marketId);
     return m && orderBookBody(this.state, m);
   }
+  /** The trade feed's answer: the latest `limit` fills, newest first, in the live shape. */
+  recentTrades(limit: number): LiveTrade[] {
+    const fills = this.state.fills;
+    return fills
+      .slice(Math.max(0, fills.length - limit))
+      .reverse()
+      .map((fill) => renderLiveTrade(this.state, fill));
+  }
   stats(): { events: number; activeEvents: number; markets: number; openMarkets: number } {
     const s = this.state;
     return {
@@ -152,6 +161,17 @@ export class World {
   }
 
   // ---- mutators (for tests) ----
+  /**
+   * A burst: `count` trades at once on random open markets, at the current simulated time (more
+   * than the trade feed holds makes a gap that no poll can close).
+   */
+  burstTrades(count: number): void {
+    if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a non-negative integer, got ${count}`);
+    const open = this.state.openMarkets;
+    if (open.length === 0) return;
+    for (let i = 0; i < count; i++) trade(this.state, open[Math.floor(this.state.fillRng.next() * open.length)]!);
+    this.state.version++;
+  }
   closeMarket(marketId: string): void {
     closeMarket(this.state, requireMarket(this.state, marketId));
   }

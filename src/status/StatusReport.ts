@@ -3,6 +3,7 @@ import type { EndpointIntake } from '../sql/selectIntakeSince.js';
 import type { QuarantineSince } from '../sql/selectQuarantineSince.js';
 import type { JobRequests } from '../sql/selectRequestRate.js';
 import type { TableSize } from '../sql/selectTableSizes.js';
+import type { TradeActivity } from '../sql/selectTradeActivity.js';
 
 // What `status` reports, printed as text or as one JSON document (`--json`). Its keys are a
 // public interface for scripts: added to, never renamed. Times are Dates (ISO 8601 in JSON);
@@ -114,6 +115,8 @@ export interface StatusReport {
     runningRuns: number;
     byJob: JobRequests[];
   };
+  /** The trade feed since `sinceAt`: trades made, and the polls that read them and their gaps. */
+  trades: TradeActivity & { sinceAt: Date; tradesPerHour: number };
 }
 
 export interface HistoryHorizon {

@@ -11,14 +11,18 @@ import { selectRequestRate } from '../sql/selectRequestRate.js';
 import { selectRunCountsSince } from '../sql/selectRunCountsSince.js';
 import { selectShapesSince } from '../sql/selectShapesSince.js';
 import { selectTableSizes } from '../sql/selectTableSizes.js';
+import { selectTradeActivity } from '../sql/selectTradeActivity.js';
 import { crawlPlan } from '../sync/crawlPlan.js';
 import { SYNC_JOB } from '../sync/runSyncCycle.js';
 import { assessHealth } from './assessHealth.js';
 import { NotMigratedError } from './NotMigratedError.js';
 import type { JobStatus, ListingStatus, RunSummary, StatusReport, Thresholds } from './StatusReport.js';
 
-/** The service's jobs, then the `sync` command's. */
-export const STATUS_JOBS: readonly string[] = [...JOB_NAMES, SYNC_JOB];
+/**
+ * The jobs of the report, in its order: the service's first three, the `sync` command's, then the
+ * service's jobs added since (scripts read `jobs` by position, so a new job is appended).
+ */
+export const STATUS_JOBS: readonly string[] = [...JOB_NAMES.slice(0, 3), SYNC_JOB, ...JOB_NAMES.slice(3)];
 
 /** Requests per minute are measured over this window before `at` (see StatusReport.requestRate). */
 export const RATE_WINDOW_SEC = 900;
@@ -132,6 +136,11 @@ export async function collectStatus(sql: Sql, request: StatusRequest): Promise<S
       runningRuns: facts.rate.reduce((n, j) => n + j.running, 0),
       byJob: facts.rate,
     },
+    trades: {
+      ...facts.trades,
+      sinceAt: since,
+      tradesPerHour: facts.trades.trades / Math.max((at.getTime() - since.getTime()) / 3_600_000, 1 / 60),
+    },
   };
 }
 
@@ -149,6 +158,7 @@ function readFacts(sql: Sql, t: { at: Date; since: Date; rateFrom: Date }) {
     tables: await selectTableSizes(tx),
     horizons: await selectHistoryHorizons(tx),
     rate: await selectRequestRate(tx, t.rateFrom, t.at),
+    trades: await selectTradeActivity(tx, t.since, t.at),
   }));
 }
 

@@ -168,6 +168,17 @@ export function formatStatus(r: StatusReport): string {
     );
   }
 
+  const tr = r.trades;
+  out.push(
+    '',
+    tr.polls === 0
+      ? `Trades since ${iso(tr.sinceAt)}: the feed was not polled`
+      : `Trades since ${iso(tr.sinceAt)}: ${humanCount(tr.trades)} (${tr.tradesPerHour.toFixed(1)}/h) in ${tr.polls} polls, ` +
+          (tr.gaps === 0
+            ? 'no gap'
+            : `${tr.gaps} gap(s) where trades may be missing (last before the poll at ${iso(tr.lastGapAt!)}; see analytics.trade_coverage)`),
+  );
+
   const rate = r.requestRate;
   const running = rate.runningRuns === 0 ? '' : `; ${rate.runningRuns} run(s) still running, whose requests count once they finish`;
   out.push(

@@ -1,9 +1,10 @@
-import type { PredictionClient } from '../api/client/index.js';
+import { ApiNotFoundError, type PredictionClient } from '../api/client/index.js';
 import type { Sql } from '../db/connect.js';
 import { crawlListings } from './crawlListings.js';
 import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from './refreshDetails.js';
 import { runJob, type JobOptions, type JobResult } from './runJob.js';
 import { maintainRunPartitions } from './maintainRunPartitions.js';
+import { pollTrades } from './pollTrades.js';
 import { sweepOrderBooks } from './sweepOrderBooks.js';
 import type { SyncContext } from './SyncContext.js';
 
@@ -23,7 +24,7 @@ export type SyncResult = JobResult;
 export const SYNC_JOB = 'sync';
 
 /**
- * One complete cycle: crawl the listings, refresh what left them, sweep order books, look after the
+ * One complete cycle: poll the trade feed, crawl the listings, refresh what left them, sweep order books, look after the
  * partitions. Every page or batch commits on its own, so a cycle killed at any point leaves a
  * consistent database and the next one completes the work.
  */
@@ -37,6 +38,12 @@ export function syncCycle(
 ): (ctx: SyncContext) => Promise<void> {
   return async (ctx) => {
     const cycleStart = ctx.now();
+    // First: the feed holds minutes of fills, and a long crawl must not let them scroll away.
+    await pollTrades(ctx).catch((error: unknown) => {
+      // A feed the service no longer offers costs the cycle its trades, not its listings and books.
+      if (!(error instanceof ApiNotFoundError)) throw error;
+      ctx.totals.notice('the trade feed (GET /trades) answered 404: no trades were read');
+    });
     const missingMarkets = await crawlListings(ctx);
     await fetchEventMarkets(ctx, missingMarkets);
     await refreshStaleEvents(ctx, cycleStart);

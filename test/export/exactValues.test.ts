@@ -54,6 +54,12 @@ beforeAll(async () => {
       from prediction.encode_levels(array[99.5, 0.0001, 0.5], array[0.123456789012345678, 12345678901234567890, 1]) e
     union all
     select 'M2', ${at}::timestamptz, ${at}::timestamptz, 0, 0, 'h2', true, e.* from prediction.encode_levels('{}', '{}') e`;
+  await sql`
+    insert into prediction.trades (market_id, traded_at, trade_id, event_id, action, side, price_micro_usd, amount_micro_usd,
+                                   owner_pubkey, observed_at, drift, raw)
+    values ('M "one"', '2026-02-28 23:59:59.999999+00', 'order-1', 'E,1"', 'buy', 'yes', 999999.999999, 12345678901234567890.123456789012345678,
+            ${NASTY}, ${at}, '{}', '{"amountUsd": "12345678901234567890.123456789012345678"}'::jsonb),
+           ('M2', ${at}, 'order-2', null, 'short', 'maybe', 0, 0.000000000000000001, null, ${at}, ${['trade_action_unknown', 'trade_side_unknown']}::text[], '{}'::jsonb)`;
   const [run] = await sql`
     insert into prediction.ingest_runs (job, started_at, finished_at, status) values ('sync', ${at}, ${at}, 'succeeded') returning run_id`;
   await sql`

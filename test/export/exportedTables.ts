@@ -12,6 +12,7 @@ export const SOURCES: Readonly<Record<string, { relation: string; omit?: readonl
   price_history: { relation: 'analytics.price_history', key: ['market_id', 'valid_from'], at: 'valid_from' },
   orderbook_top: { relation: 'analytics.orderbook_top', key: ['market_id', 'valid_from'], at: 'valid_from' },
   orderbook_levels: { relation: 'export_test.levels', key: ['market_id', 'snapshot_id', 'side', 'price_cents'], at: 'valid_from' },
+  trades: { relation: 'prediction.trades', key: ['market_id', 'traded_at', 'trade_id'], at: 'traded_at' },
   market_resolutions: { relation: 'analytics.market_resolutions', key: ['market_id'], at: 'first_seen_at' },
   data_coverage: { relation: 'analytics.data_coverage', key: ['run_id', 'provider', 'category'], at: 'started_at' },
 };

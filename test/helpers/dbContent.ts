@@ -20,6 +20,8 @@ export async function dbContent(sql: postgres.Sql) {
     books: await rows(sql`select s.market_id, s.content_hash, s.is_null, s.yes_levels, s.no_levels,
       (select count(*) from prediction.orderbook_levels l where l.snapshot_id = s.snapshot_id) as levels
       from prediction.orderbook_snapshots s order by s.market_id, s.observed_at`),
+    trades: await rows(sql`select trade_id, market_id, event_id, traded_at, action, side, price_micro_usd, amount_micro_usd,
+      owner_pubkey, raw, drift from prediction.trades order by trade_id`),
     rejected: await rows(sql`select endpoint, entity_id, reason from prediction.rejected_records order by endpoint, entity_id, reason`),
   };
 }

@@ -14,6 +14,8 @@
  *   book's best YES bid ($0.9990 = 999000); a `null` body for a closed market; otherwise a small
  *   cents-only book, one level per side at the market's own bid prices (0 and `null` bids omitted).
  *
+ * - `GET /trades` -> `trades`, trades-2026-07 until a test replaces it.
+ *
  * Every request is recorded (method, path below the base, query, status). With `apiKey` set, a
  * request without that `x-api-key` gets the gateway's 401 `{code, message}`.
  */
@@ -28,6 +30,18 @@ export type FixtureEvent = Json & { eventId: string; markets: FixtureMarket[] };
 export interface EventsPage {
   data: FixtureEvent[];
   pagination: { start: number; end: number; total: number; hasNext: boolean };
+}
+/** A row of trades-2026-07.json, as the trade feed sends it. */
+export interface FixtureTrade {
+  id: string;
+  marketId: string;
+  eventId: string;
+  timestamp: number;
+  action: string;
+  side: string;
+  priceUsd: string;
+  amountUsd: string;
+  ownerPubkey: string;
 }
 export interface RecordedRequest {
   method: string;
@@ -63,6 +77,8 @@ export function centsOnlyBook(market: FixtureMarket): { yes: [number, number][];
 export interface ReplayServer {
   url: string;
   requests: RecordedRequest[];
+  /** The body GET /trades answers (trades-2026-07.json at the start); a test may replace it between polls. */
+  trades: unknown;
   close(): Promise<void>;
 }
 
@@ -75,6 +91,8 @@ export async function startReplayServer(options: { apiKey?: string } = {}): Prom
   const search = liveFixture('search-trump.json');
   const requests: RecordedRequest[] = [];
   let nextRequestId = 1;
+  // What the server answers that a test may change while it runs.
+  const served = { trades: liveFixture('trades-2026-07.json') };
 
   const answer = (pathname: string, q: URLSearchParams): [number, unknown] => {
     const notFound = (what: string): [number, unknown] => [
@@ -95,6 +113,7 @@ export async function startReplayServer(options: { apiKey?: string } = {}): Prom
     let m: RegExpMatchArray | null;
     if (pathname === '/events') return [200, page((listings[q.get('provider') ?? 'polymarket'] ?? []).map(withMarkets))];
     if (pathname === '/events/search') return [200, search];
+    if (pathname === '/trades') return [200, served.trades];
     if ((m = pathname.match(/^\/events\/([^/]+)(\/markets)?$/))) {
       const event = events.find((e) => e.eventId === decodeURIComponent(m![1]!));
       if (!event) return notFound('Event');
@@ -141,6 +160,12 @@ export async function startReplayServer(options: { apiKey?: string } = {}): Prom
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE}`,
     requests,
+    get trades() {
+      return served.trades;
+    },
+    set trades(body: unknown) {
+      served.trades = body;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

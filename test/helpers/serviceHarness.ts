@@ -5,14 +5,17 @@ import { createLogger } from '../../src/log/createLogger.js';
 import type { Logger } from '../../src/log/Logger.js';
 import { createMetrics, type Metrics } from '../../src/ops/metrics.js';
 import type { Simulator } from '../../src/simulator/index.js';
+import type { JobName } from '../../src/service/jobKinds.js';
 import { startService, type Service } from '../../src/service/startService.js';
 import { API_KEY } from './syncHarness.js';
 
 export const EVERY_SECOND = '* * * * * *';
+/** A schedule that does not fire during a test: the trades job's default here (tradesJob.test.ts ticks it). */
+export const NEVER = '0 0 1 1 *';
 
 export interface TestServiceOptions {
   rateLimit?: { requests: number; windowMs: number };
-  schedules?: Partial<Record<'crawl' | 'details' | 'orderbooks', string>>;
+  schedules?: Partial<Record<JobName, string>>;
   /** Categories the crawl pages. Default: the documented ones (pass `['all']` to crawl unfiltered, as the service's default). */
   categories?: readonly string[];
   /** The service's logger. Default: silent (see `captureLogger` to read what it writes). */
@@ -21,7 +24,7 @@ export interface TestServiceOptions {
   maxRejectedPercent?: number;
 }
 
-/** A service instance in this process against the simulator, every job ticking each second. */
+/** A service instance in this process against the simulator, every job but the trades job ticking each second. */
 export async function startTestService(
   sim: Simulator,
   databaseUrl: string,
@@ -39,7 +42,7 @@ export async function startTestService(
     client,
     metrics,
     logger: options.logger ?? createLogger({ level: 'silent' }),
-    schedules: { crawl: EVERY_SECOND, details: EVERY_SECOND, orderbooks: EVERY_SECOND, ...options.schedules },
+    schedules: { crawl: EVERY_SECOND, trades: NEVER, details: EVERY_SECOND, orderbooks: EVERY_SECOND, ...options.schedules },
     providers: KNOWN_PROVIDERS,
     categories: options.categories ?? CONCRETE_CATEGORIES,
     maxRejectedPercent: options.maxRejectedPercent ?? 5,

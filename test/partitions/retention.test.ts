@@ -57,8 +57,8 @@ describe('time partitions and retention', () => {
     expect(await monthsOf('pricing_snapshots')).toEqual(expect.arrayContaining(['2025_01', '2025_02', '2025_04', '2025_05']));
     expect(await monthsOf('pricing_snapshots')).not.toContain('2025_03');
     const first = await maintainPartitions(db.sql, { now: utc(5, 20), retentionMonths: null });
-    expect(first).toEqual({ created: 3 * MONTHS_AHEAD, dropped: [], horizon: null, postponed: null });
-    for (const table of ['pricing_snapshots', 'orderbook_snapshots', 'market_state_history']) {
+    expect(first).toEqual({ created: 4 * MONTHS_AHEAD, dropped: [], horizon: null, postponed: null });
+    for (const table of ['pricing_snapshots', 'orderbook_snapshots', 'market_state_history', 'trades']) {
       expect(await monthsOf(table)).toEqual(expect.arrayContaining(['2025_06', '2025_07']));
     }
     expect((await maintainPartitions(db.sql, { now: utc(5, 20), retentionMonths: null })).created).toBe(0);
@@ -83,18 +83,21 @@ describe('time partitions and retention', () => {
       'orderbook_snapshots 2025_02 1',
       'pricing_snapshots 2025_01 2',
       'pricing_snapshots 2025_02 1',
+      'trades 2025_01 0',
+      'trades 2025_02 0',
     ]);
     expect(await monthsOf('pricing_snapshots')).not.toContain('2025_02');
     expect(await monthsOf('market_state_history')).toContain('2025_01');
     const recorded =
       await db.sql`select table_name, row_count, retention_months from prediction.dropped_partitions order by 1, range_start`;
-    expect(recorded).toHaveLength(5);
+    expect(recorded).toHaveLength(7);
     expect(recorded.every((r) => r.retention_months === 3)).toBe(true);
     // What `status` reports.
     expect(await selectHistoryHorizons(db.sql)).toEqual([
       { tableName: 'market_state_history', horizon: utc(3, 1), partitionsDropped: 1, rowsDropped: '0', lastDroppedAt: expect.any(Date) },
       { tableName: 'orderbook_snapshots', horizon: utc(3, 1), partitionsDropped: 2, rowsDropped: '2', lastDroppedAt: expect.any(Date) },
       { tableName: 'pricing_snapshots', horizon: utc(3, 1), partitionsDropped: 2, rowsDropped: '3', lastDroppedAt: expect.any(Date) },
+      { tableName: 'trades', horizon: utc(3, 1), partitionsDropped: 2, rowsDropped: '0', lastDroppedAt: expect.any(Date) },
     ]);
 
     // Before the horizon: absent, never "not observed" (no row) or a stale value.
@@ -173,9 +176,11 @@ describe('time partitions and retention', () => {
     expect(resumed.postponed).toBeNull();
     expect(resumed.dropped.map((d) => d.partitionName)).toEqual([
       'pricing_snapshots_2025_01',
+      'trades_2025_01',
       'market_state_history_2025_02',
       'orderbook_snapshots_2025_02',
       'pricing_snapshots_2025_02',
+      'trades_2025_02',
     ]);
   });
 });

@@ -53,7 +53,7 @@ describe('partition upkeep waits only on what it must', () => {
           return ensureMonthPartitions(tx, utc(9, 15));
         }),
     );
-    expect(created).toBe(3);
+    expect(created).toBe(4);
   });
 
   it('takes a month covered by a partition of another name as present, and writes into it', async () => {
@@ -61,8 +61,8 @@ describe('partition upkeep waits only on what it must', () => {
     await db.sql`create table prediction_partitions.pricing_snapshots_p20251001 (like prediction.pricing_snapshots including defaults including constraints)`;
     await db.sql`alter table prediction.pricing_snapshots attach partition prediction_partitions.pricing_snapshots_p20251001
                  for values from ('2025-10-01 00:00:00+00') to ('2025-11-01 00:00:00+00')`;
-    // The other two tables get their October; the price history keeps the one it has.
-    expect(await ensureMonthPartitions(db.sql, utc(10, 15))).toBe(2);
+    // The other three tables get their October; the price history keeps the one it has.
+    expect(await ensureMonthPartitions(db.sql, utc(10, 15))).toBe(3);
     expect(await ensureMonthPartitions(db.sql, utc(10, 15))).toBe(0);
     const pricing = { buyYesMicroUsd: '500000', buyNoMicroUsd: '500000', sellYesMicroUsd: '400000', sellNoMicroUsd: '450000', volume: '1' };
     await writeEvents(db.sql, {

@@ -61,6 +61,7 @@ describe('cli plan', () => {
       ['listings', 'crawl', '*/10 * * * *'],
       ['details', 'details', '*/15 * * * *'],
       ['books', 'orderbooks', '* * * * *'],
+      ['trades', 'trades', '* * * * *'],
     ]);
     expect(plan.phases[0]!.requestsPerRun).toBe(universe.listings.reduce((n, l) => n + l.pages, 0));
     // A few dozen open markets at 600 a minute: every book each sweep, most of the budget unused.

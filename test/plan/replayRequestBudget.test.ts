@@ -8,6 +8,7 @@ describe('replayRequestBudget', () => {
     const replay = replayRequestBudget({
       limit: { requests: 10, windowMs: 1000 },
       crawl: { ticksMs: [0], requestsPerRun: 4 },
+      trades: { ticksMs: [], requestsPerRun: 0 },
       details: { ticksMs: [0], requestsPerRun: 3 },
       orderbooks: { ticksMs: everyMs(1000, 4), targets: 100, booksPerBatch: 4 },
       measureFromMs: 0,
@@ -29,10 +30,26 @@ describe('replayRequestBudget', () => {
     expect(replay.requests.orderbooks).toBe(3 + 10 + 10 + 10);
   });
 
+  it('sends the trade poll after the crawl and before the details', () => {
+    const replay = (endMs: number) =>
+      replayRequestBudget({
+        limit: { requests: 3, windowMs: 1000 },
+        crawl: { ticksMs: [0], requestsPerRun: 2 },
+        trades: { ticksMs: [0], requestsPerRun: 1 },
+        details: { ticksMs: [0], requestsPerRun: 1 },
+        orderbooks: { ticksMs: [], targets: 0, booksPerBatch: 1 },
+        measureFromMs: 0,
+        endMs,
+      }).requests;
+    expect(replay(999)).toEqual({ crawl: 2, trades: 1, details: 0, orderbooks: 0 });
+    expect(replay(1001)).toEqual({ crawl: 2, trades: 1, details: 1, orderbooks: 0 });
+  });
+
   it('runs a sweep at every tick when every book fits, and leaves the rest of the budget', () => {
     const replay = replayRequestBudget({
       limit: { requests: 100, windowMs: 1000 },
       crawl: { ticksMs: [], requestsPerRun: 0 },
+      trades: { ticksMs: [], requestsPerRun: 0 },
       details: { ticksMs: [], requestsPerRun: 0 },
       orderbooks: { ticksMs: everyMs(1000, 10), targets: 30, booksPerBatch: 16 },
       measureFromMs: 2000,

@@ -59,6 +59,7 @@ describe('the sweep as planned', () => {
     const replay = replayRequestBudget({
       limit: { requests: limit.requests, windowMs: limit.windowMs + limit.marginMs },
       crawl: { ticksMs: [], requestsPerRun: 0 },
+      trades: { ticksMs: [], requestsPerRun: 0 },
       details: { ticksMs: [], requestsPerRun: 0 },
       orderbooks: {
         ticksMs: Array.from({ length: 10 }, (_, i) => i * periodMs),

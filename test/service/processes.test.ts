@@ -28,6 +28,7 @@ const serveEnv = (databaseUrl: string, upstream: Simulator = sim) => ({
   CRAWL_SCHEDULE: EVERY_SECOND,
   DETAILS_SCHEDULE: EVERY_SECOND,
   ORDERBOOK_SCHEDULE: EVERY_SECOND,
+  TRADES_SCHEDULE: EVERY_SECOND,
   OPS_PORT: '0',
   LOG_LEVEL: 'info',
 });
@@ -98,7 +99,7 @@ describe('the service as a process', () => {
       // A killed instance cannot release its job leases: they expire after their TTL, short here.
       const leader = spawnCli(['serve'], { ...serveEnv(db.url), PREDICTION_LEASE_TTL_SEC: '2' });
       await leader.waitFor(/"msg":"service started"/);
-      const { service: standby } = await startTestService(sim, db.url);
+      const { service: standby } = await startTestService(sim, db.url, { schedules: { trades: EVERY_SECOND } });
       try {
         await sleep(2_000);
         leader.child.kill('SIGKILL');
@@ -108,7 +109,7 @@ describe('the service as a process', () => {
           (
             await db.sql`select job from prediction.ingest_runs where started_at > ${killedAt} and status = 'succeeded' group by job order by job`
           ).map((r) => r.job);
-        await expect.poll(succeededSince, { timeout: 30_000, interval: 250 }).toEqual(['crawl', 'details', 'orderbooks']);
+        await expect.poll(succeededSince, { timeout: 30_000, interval: 250 }).toEqual(['crawl', 'details', 'orderbooks', 'trades']);
         // Runs that started after the kill may belong to ticks claimed before it (waiting for the
         // killed leader's leases to expire): the claims made since the kill are the standby's alone.
         const claimersSince = async () =>

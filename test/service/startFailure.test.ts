@@ -21,7 +21,7 @@ describe('a service that cannot start', () => {
       client: createPredictionClient({ baseUrl: 'http://127.0.0.1:9/prediction/v1', allowKeyless: true }),
       metrics: createMetrics({ processMetrics: false }),
       logger: createLogger({ level: 'silent' }),
-      schedules: { crawl: EVERY_SECOND, details: EVERY_SECOND, orderbooks: EVERY_SECOND },
+      schedules: { crawl: EVERY_SECOND, trades: EVERY_SECOND, details: EVERY_SECOND, orderbooks: EVERY_SECOND },
       providers: KNOWN_PROVIDERS,
       categories: ['all'],
       maxRejectedPercent: 5,

@@ -88,8 +88,15 @@ describe('status on a database the simulator filled', () => {
       ['details', null],
       ['orderbooks', null],
       ['sync', second.runId],
+      ['trades', null],
     ]);
-    const sync = report.jobs[3]!;
+    const sync = report.jobs.find((j) => j.job === 'sync')!;
+    // Each sync polled the trade feed once; the first poll has nothing before it to join.
+    const [feed] = await db.sql<{ trades: number; gaps: number }[]>`
+      select (select count(*)::int from prediction.trades) as trades,
+             (select count(*)::int from prediction.trade_polls where gap_before) as gaps`;
+    expect(report.trades).toMatchObject({ polls: 2, trades: feed!.trades, gaps: feed!.gaps });
+    expect(feed!.gaps).toBeGreaterThanOrEqual(1);
     const rows = Object.values(second.totals.rowsByTable).reduce((n, r) => n + r, 0);
     expect(sync.lastRun).toEqual({
       runId: second.runId,
@@ -174,7 +181,7 @@ describe('status on a database the simulator filled', () => {
     // Since between the two syncs: only the second one's reading, and the shapes it saw first (its malformed records).
     const later = await collectStatus(db.sql, request(100, 50));
     expect(byEndpoint(later)).toEqual(endpointCounts([second]));
-    expect(later.jobs[3]!.runsSince).toEqual({ succeeded: 1 });
+    expect(later.jobs.find((j) => j.job === 'sync')!.runsSince).toEqual({ succeeded: 1 });
     const [newer] = await db.sql<
       { n: number }[]
     >`select count(*)::int as n from prediction.upstream_shapes where first_seen_at >= ${at(50)}`;
@@ -215,7 +222,7 @@ describe('status on a database the simulator filled', () => {
     expect(topLevel.every((t) => t.bytes > 0)).toBe(true);
     expect(report.database.totalBytes).toBe(topLevel.reduce((n, t) => n + t.bytes, 0));
     // The monthly partitions (in their own schema) are listed under their tables, each table's rows summed over them.
-    const partitioned = ['market_state_history', 'orderbook_snapshots', 'pricing_snapshots'];
+    const partitioned = ['market_state_history', 'orderbook_snapshots', 'pricing_snapshots', 'trades'];
     expect([...new Set(report.database.tables.flatMap((t) => (t.partitionOf === null ? [] : [t.partitionOf])))].sort()).toEqual(
       partitioned,
     );

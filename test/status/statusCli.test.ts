@@ -76,12 +76,13 @@ describe('cli status', () => {
       'intake',
       'database',
       'requestRate',
+      'trades',
     ]);
     expect(Object.keys(report.settings)).toEqual(['listingMaxAgeSec', 'bookMaxAgeSec', 'sinceAt', 'rateWindowSec', 'rateLimitRpm']);
     // The defaults come from the schedules: twice the crawl's 10 minutes; an hour plus twice the sweep's minute.
     expect(report.settings).toMatchObject({ listingMaxAgeSec: 1200, bookMaxAgeSec: 3720, rateWindowSec: 900, rateLimitRpm: 60 });
     expect(Date.parse(report.generatedAt) - Date.parse(report.settings.sinceAt)).toBe(24 * HOUR_MS);
-    expect(report.jobs.map((j: { job: string }) => j.job)).toEqual(['crawl', 'details', 'orderbooks', 'sync']);
+    expect(report.jobs.map((j: { job: string }) => j.job)).toEqual(['crawl', 'details', 'orderbooks', 'sync', 'trades']);
     expect(Object.keys(report.jobs[3].lastRun)).toEqual([
       'runId',
       'status',
@@ -170,7 +171,7 @@ describe('cli status', () => {
     );
     const report = json(result.stdout) as Record<string, any>;
     expect(report).toMatchObject({ verdict: 'unhealthy', healthy: false, problems: [{ kind: 'no_runs' }] });
-    expect(report.jobs.map((j: { lastRun: unknown }) => j.lastRun)).toEqual([null, null, null, null]);
+    expect(report.jobs.map((j: { lastRun: unknown }) => j.lastRun)).toEqual([null, null, null, null, null]);
   });
 
   it('exits 1 on a database that was never migrated, and changes nothing there', async () => {

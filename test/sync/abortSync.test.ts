@@ -89,7 +89,8 @@ describe('a sync whose signal aborts mid-run', () => {
       expect(events!.n).toBe(20);
       const coverage = await db.sql`select category, pages, complete from prediction.crawl_coverage where category = 'all'`;
       expect(coverage).toEqual([{ category: 'all', pages: 1, complete: false }]);
-      expect(Object.keys(run.result.totals.requestsByStatus)).toEqual(['/events']);
+      // The trade feed is polled first, then the listing.
+      expect(Object.keys(run.result.totals.requestsByStatus)).toEqual(['/trades', '/events']);
     } finally {
       await db.close();
     }

@@ -8,6 +8,7 @@ import {
   type EventsPage,
   type FixtureEvent,
   type FixtureMarket,
+  type FixtureTrade,
   type ReplayServer,
 } from '../helpers/replayServer.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
@@ -46,6 +47,7 @@ async function cli(args: string[], extraEnv: Record<string, string> = {}) {
 const listed: { provider: string; event: FixtureEvent }[] = Object.entries(replayListings()).flatMap(([provider, events]) =>
   events.map((event) => ({ provider, event })),
 );
+const recordedTrades = liveFixture<{ data: FixtureTrade[] }>('trades-2026-07.json');
 const allMarkets = listed.flatMap(({ event }) => event.markets.map((market) => ({ event, market })));
 const openMarketIds = allMarkets
   .filter(({ market }) => market.status === 'open')
@@ -304,12 +306,37 @@ describe('npm run cli -- sync against replayed live responses', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ status: 'succeeded', error: null, records_rejected: 0 });
     const byEndpoint = runs[0]!.records_by_endpoint as Record<string, { accepted: number; accepted_with_drift: number; rejected: number }>;
-    expect(Object.keys(byEndpoint).sort()).toEqual(['/events', '/events#markets', '/orderbook/{marketId}']);
+    expect(Object.keys(byEndpoint).sort()).toEqual(['/events', '/events#markets', '/orderbook/{marketId}', '/trades']);
     for (const counts of Object.values(byEndpoint)) expect(counts.rejected).toBe(0);
     const stored = (endpoint: string) => byEndpoint[endpoint]!.accepted + byEndpoint[endpoint]!.accepted_with_drift;
     expect(stored('/events')).toBe(listed.length);
     expect(stored('/events#markets')).toBe(allMarkets.length);
     expect(stored('/orderbook/{marketId}')).toBe(openMarketIds.length);
+    expect(stored('/trades')).toBe(recordedTrades.data.length);
+  });
+
+  it('stores the 20 trades of the feed exactly, and a first poll with a gap before it', async () => {
+    const stored = await db.sql`
+      select trade_id, market_id, event_id, extract(epoch from traded_at)::float8 as timestamp, action, side,
+             price_micro_usd::text as price, amount_micro_usd::text as amount, owner_pubkey
+      from prediction.trades order by traded_at desc, trade_id`;
+    expect(recordedTrades.data).toHaveLength(20);
+    expect(stored).toEqual(
+      recordedTrades.data.map((t) => ({
+        trade_id: t.id,
+        market_id: t.marketId,
+        event_id: t.eventId,
+        timestamp: t.timestamp,
+        action: t.action,
+        side: t.side,
+        price: t.priceUsd,
+        amount: t.amountUsd,
+        owner_pubkey: t.ownerPubkey,
+      })),
+    );
+    expect(await db.sql`select trades_seen, trades_new, gap_before from analytics.trade_coverage`).toEqual([
+      { trades_seen: 20, trades_new: 20, gap_before: true },
+    ]);
   });
 
   it('records coverage of each provider’s listing (`all`) and of every category it showed', async () => {
@@ -344,6 +371,7 @@ describe('npm run cli -- sync against replayed live responses', () => {
         'prediction.events',
         'prediction.markets',
         'prediction.rejected_records',
+        'prediction.trades',
       ];
       const before = await Promise.all(tables.map(count));
       expect(before[0]).toBe(allMarkets.length);
@@ -355,6 +383,27 @@ describe('npm run cli -- sync against replayed live responses', () => {
       expect(await Promise.all(tables.map(count))).toEqual(before);
       const [run] = await db.sql`select status, records_rejected from prediction.ingest_runs order by run_id desc limit 1`;
       expect(run).toEqual({ status: 'succeeded', records_rejected: 0 });
+      // The feed answered the same 20: the poll joined the first, with nothing new.
+      const [poll] = await db.sql`select trades_seen, trades_new, gap_before from analytics.trade_coverage order by poll_id desc limit 1`;
+      expect(poll).toEqual({ trades_seen: 20, trades_new: 0, gap_before: false });
+    },
+    CLI_TIMEOUT_MS,
+  );
+
+  it(
+    'a sync whose 20 trades all post-date the stored ones stores them and records the gap',
+    async () => {
+      const later = recordedTrades.data.map((t, i) => ({ ...t, id: `order-${2_400_000 + i}`, timestamp: t.timestamp + 3600 }));
+      server.trades = { data: later };
+      try {
+        const result = await cli(['sync']);
+        expect(result.code).toBe(0);
+      } finally {
+        server.trades = liveFixture('trades-2026-07.json');
+      }
+      expect(await count('prediction.trades')).toBe(40);
+      const [poll] = await db.sql`select trades_seen, trades_new, gap_before from analytics.trade_coverage order by poll_id desc limit 1`;
+      expect(poll).toEqual({ trades_seen: 20, trades_new: 20, gap_before: true });
     },
     CLI_TIMEOUT_MS,
   );

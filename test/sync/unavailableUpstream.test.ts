@@ -36,6 +36,7 @@ async function upstream(
   server = await startRecordingServer((a) => {
     const path = a.path.replace('/prediction/v1', '');
     if (path === '/events') return listing?.(a) ?? { json: { data: events, pagination: { start: 0, end: 1, total: 1, hasNext: false } } };
+    if (path === '/trades') return { json: { data: [] } };
     if (path.startsWith('/orderbook/')) return book(decodeURIComponent(path.slice('/orderbook/'.length)), a);
     return { status: 404, json: { message: 'not found' } };
   });

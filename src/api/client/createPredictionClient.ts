@@ -1,6 +1,14 @@
 // Longer than most files: one method per endpoint and the views over one executor read best together.
 import { setMaxListeners } from 'node:events';
-import { DEFAULT_PROVIDER, type Checked, type Event, type Market, type OrderBook, type Pagination } from '../../domain/types.js';
+import {
+  DEFAULT_PROVIDER,
+  type Checked,
+  type Event,
+  type Market,
+  type OrderBook,
+  type Pagination,
+  type Trade,
+} from '../../domain/types.js';
 import {
   ENDPOINTS,
   getEventRequest,
@@ -8,6 +16,7 @@ import {
   getOrderBookRequest,
   listEventMarketsRequest,
   listEventsRequest,
+  listTradesRequest,
   searchEventsRequest,
   suggestedEventsRequest,
   type ApiRequest,
@@ -25,6 +34,7 @@ import {
   parseMarketList,
   oversizedOrderBook,
   parseOrderBook,
+  parseTradeList,
   ResponseShapeError,
 } from '../parse.js';
 import type { ClientStats } from './ClientStats.js';
@@ -53,6 +63,8 @@ export interface PredictionClient {
   getMarket(marketId: string): Promise<Checked<Market>>;
   /** A body over `maxOrderBookBytes` comes back as a rejected book (not read further), not as an error. */
   getOrderBook(marketId: string): Promise<Checked<OrderBook>>;
+  /** GET /trades: the service's latest fills, newest first (20 on the live service). */
+  listTrades(): Promise<{ trades: Checked<Trade>[] }>;
   /** Every page of GET /events for these filters, duplicates across pages dropped. */
   iterateEvents(params?: Omit<ListEventsParams, 'start' | 'end'>, paging?: PageOptions): AsyncGenerator<Page<Event>, void, undefined>;
   /** Every page of GET /events/{eventId}/markets, duplicates across pages dropped. */
@@ -166,6 +178,9 @@ function clientView(shared: Shared, view: ViewOptions): PredictionClient {
         if (error instanceof ApiResponseTooLargeError) return oversizedOrderBook(marketId, error.capBytes ?? shared.maxOrderBookBytes);
         throw error;
       }
+    },
+    async listTrades() {
+      return get(listTradesRequest(), parseTradeList);
     },
     iterateEvents(params = {}, paging = {}) {
       // Validate the filters now, not at the first next(): a bad value should fail where it is passed.

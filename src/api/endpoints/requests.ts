@@ -49,6 +49,8 @@ export const ENDPOINTS = {
   listEventMarkets: '/events/{eventId}/markets',
   getMarket: '/markets/{marketId}',
   getOrderBook: '/orderbook/{marketId}',
+  /** The global trade feed: the latest 20 fills, newest first; no paging (service OpenAPI 2026-07-05). */
+  listTrades: '/trades',
 } as const;
 
 export interface ListEventsParams {
@@ -149,6 +151,10 @@ export function getMarketRequest(marketId: string): ApiRequest {
 export function getOrderBookRequest(marketId: string): ApiRequest {
   const e = ENDPOINTS.getOrderBook;
   return build(e, `/orderbook/${segment(requireId(e, 'marketId', marketId))}`, {});
+}
+
+export function listTradesRequest(): ApiRequest {
+  return build(ENDPOINTS.listTrades, '/trades', {});
 }
 
 function build(endpoint: string, path: string, query: Record<string, string | number | boolean | undefined>): ApiRequest {

@@ -42,6 +42,7 @@ export function registerDemo(program: Command, deps: { getConfig: () => Readonly
           // Fast schedules: a newcomer should see data within seconds, not at the next quarter hour.
           crawlSchedule: '*/20 * * * * *',
           detailsSchedule: '*/30 * * * * *',
+          tradesSchedule: '*/15 * * * * *',
           orderBookSchedule: '*/10 * * * * *',
           orderBookMaxAgeSec: 120,
           // The demo is watched by a person: a readable line per finished job, wherever its output goes.

@@ -57,7 +57,12 @@ export function registerPlan(program: Command, deps: { getConfig: () => Readonly
           universe: universe!,
           rpm,
           limit: { requests: rateLimit.requests, windowMs: rateLimit.windowMs + rateLimit.marginMs },
-          schedules: { crawl: config.crawlSchedule, details: config.detailsSchedule, orderbooks: config.orderBookSchedule },
+          schedules: {
+            crawl: config.crawlSchedule,
+            trades: config.tradesSchedule,
+            details: config.detailsSchedule,
+            orderbooks: config.orderBookSchedule,
+          },
           orderBookMaxAgeSec: config.orderBookMaxAgeSec,
           // The service's jobs run with the default batch size.
           booksPerBatch: booksPerBatch(DEFAULT_BATCH_SIZE),

@@ -7,6 +7,7 @@ import { eventMarkets, getEvent, listEvents, searchEvents, suggestedEvents } fro
 import { badRequest, notFound } from './httpErrors.js';
 import { getMarket, getOrderBook } from './marketRoutes.js';
 import type { RouteHandler } from './routeContext.js';
+import { listTrades } from './tradeRoutes.js';
 
 export interface Route {
   handler: RouteHandler;
@@ -35,6 +36,7 @@ export function resolveRoute(path: string): Route {
     if (n === 3 && b === 'markets') return { handler: eventMarkets, params: [id(a, 'eventId')] };
   }
   if (head === 'markets' && n === 2) return { handler: getMarket, params: [id(a, 'marketId')] };
+  if (head === 'trades' && n === 1) return { handler: listTrades, params: [] };
   if (head === 'orderbook' && n === 2) return { handler: getOrderBook, params: [id(a, 'marketId')] };
   throw notFound(`No route for ${path || '/'}`);
 }

@@ -33,3 +33,9 @@ export function slugOf(title: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 }
+
+/** The wallet of one of the world's traders (fills.ts): the trade feed's `ownerPubkey`. */
+export function traderPubkey(seed: number, trader: number): string {
+  const rng = stream(seed, 'trader-pubkey', String(trader));
+  return Array.from({ length: PUBKEY_CHARS }, () => rng.pick([...BASE58])).join('');
+}

@@ -82,3 +82,18 @@ export interface SimMarket {
   /** Index in the world's open-market list, -1 once closed. */
   openIndex: number;
 }
+
+/** One fill of the trade feed (fills.ts). */
+export interface SimFill {
+  /** Its number in the feed's id, `order-<seq>`. */
+  readonly seq: number;
+  readonly marketId: string;
+  readonly eventId: string;
+  readonly atSec: number;
+  readonly action: 'buy' | 'sell';
+  readonly side: 'yes' | 'no';
+  /** Price per contract of the side traded, micro-USD. */
+  readonly priceMicroUsd: number;
+  readonly amountMicroUsd: number;
+  readonly trader: number;
+}

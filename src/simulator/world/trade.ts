@@ -1,9 +1,10 @@
 /**
  * One trade on one market: the YES price takes a small random step (slightly biased towards
  * the hidden outcome, as markets learn), the spread may change, volume grows, and the event's
- * volume, TVL and last-trade time follow. Only traded markets change, so untouched data stays
+ * volume, TVL and last-trade time follow, and the fill joins the trade feed. Only traded markets change, so untouched data stays
  * byte-identical between steps.
  */
+import { recordFill } from './fills.js';
 import type { SimMarket } from './simTypes.js';
 import type { WorldState } from './worldState.js';
 
@@ -30,4 +31,5 @@ export function trade(state: WorldState, market: SimMarket): void {
   // Open interest moves both ways; never below zero.
   event.tvlMicroUsd = Math.max(0, event.tvlMicroUsd + (rng.chance(0.6) ? notionalMicroUsd : -notionalMicroUsd));
   event.lastTradeSec = state.nowSec;
+  recordFill(state, market, contracts);
 }

@@ -5,7 +5,7 @@
 import type { WireShape } from './wireShape.js';
 import { IdAllocator } from './idAllocator.js';
 import { Rng } from './prng.js';
-import type { SimEvent, SimMarket } from './simTypes.js';
+import type { SimEvent, SimFill, SimMarket } from './simTypes.js';
 import { TimeQueue } from './timeQueue.js';
 
 export interface WorldSettings {
@@ -39,6 +39,11 @@ export interface WorldState {
   /** Fractional trades / new events owed by previous steps, so small steps add up. */
   tradeCarry: number;
   spawnCarry: number;
+  /** The latest fills, oldest first (fills.ts), drawn from their own stream. */
+  readonly fills: SimFill[];
+  readonly fillRng: Rng;
+  /** Fills made since creation. */
+  fillCount: number;
 }
 
 export function newWorldState(seed: number, shape: WireShape, nowSec: number, settings: WorldSettings): WorldState {
@@ -58,6 +63,9 @@ export function newWorldState(seed: number, shape: WireShape, nowSec: number, se
     version: 0,
     tradeCarry: 0,
     spawnCarry: 0,
+    fills: [],
+    fillRng: Rng.seeded(seed ^ 0x2f6b3c1d),
+    fillCount: 0,
   };
 }
 
