@@ -117,4 +117,21 @@ describe('writeTrades on the recorded trade feed', () => {
       ['order-9000007', 'amountUsd'],
     ]);
   });
+
+  it('stores an answer reaching back most of a year, creating only the months it holds', async () => {
+    const base = recorded.data[0]!;
+    const polledAtSec = newestSec + 10;
+    const old = { ...base, id: 'order-9100001', timestamp: polledAtSec - 360 * 86_400 };
+    const fresh = { ...base, id: 'order-9100002', timestamp: polledAtSec - 1 };
+    const written = await write({ data: [fresh, old] }, polledAtSec);
+    expect(written.counts.recordsWritten).toBe(2);
+    const month = (sec: number) => new Date(sec * 1000).toISOString().slice(0, 7).replace('-', '_');
+    const months = await db.sql<{ name: string }[]>`
+      select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+      where i.inhparent = 'prediction.trades'::regclass order by 1`;
+    const names = months.map((m) => m.name);
+    // Its two months, and none between them (those the migration made ahead are months after the poll).
+    expect(names).toEqual(expect.arrayContaining([`trades_${month(old.timestamp)}`, `trades_${month(fresh.timestamp)}`]));
+    expect(names).not.toContain(`trades_${month(old.timestamp + 60 * 86_400)}`);
+  });
 });
