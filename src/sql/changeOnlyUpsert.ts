@@ -157,12 +157,12 @@ async function bumpUnchanged(sql: Queryable, target: Target, keys: string[], has
   const { table, key, lastSeenAt, contentHash: hashColumn } = target;
   const matched = await sql.unsafe<{ k: string }[]>(
     `with matched as (
-       select s.ctid as row_id, s.${key} as k, s.${lastSeenAt} < $3::timestamptz as stale
+       select s.${key} as k, s.${lastSeenAt} < $3::timestamptz as stale
        from ${table} s join unnest($1::text[], $2::text[]) as i(k, h) on s.${key} = i.k and s.${hashColumn} = i.h
        where s.${key} = any($1::text[])
      ),
      bumped as (
-       update ${table} s set ${lastSeenAt} = $3::timestamptz from matched m where m.stale and s.ctid = m.row_id
+       update ${table} s set ${lastSeenAt} = $3::timestamptz from matched m where m.stale and s.${key} = m.k
        returning 1
      )
      select k from matched`,
