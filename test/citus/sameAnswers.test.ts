@@ -7,9 +7,15 @@
  * retention horizon. The views and functions are listed from the catalog: a new one fails here
  * until it is compared.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXPORT_TABLES } from '../../src/export/exportTables.js';
+import { runExport } from '../../src/export/runExport.js';
 import type { Sql } from '../../src/db/connect.js';
 import { writeKnownDataset, t } from '../analytics/knownDataset.js';
+import { readExport } from '../export/exportHelpers.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
@@ -90,7 +96,11 @@ it('answers alike while both are empty', async () => {
 
 describe('the same data on one Postgres and on Citus', () => {
   const h = { stop: async () => {} };
-  afterAll(() => h.stop());
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await h.stop();
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
 
   beforeAll(async () => {
     const { sim, newClient } = await startHarness({ markets: 120, seed: 11, shape: 'live' });
@@ -132,6 +142,25 @@ describe('the same data on one Postgres and on Citus', () => {
     const compared = await compareAll(await probe(single.sql));
     expect(compared.rows).toBeGreaterThan(1_000);
   }, 300_000);
+
+  it('exports the same files, twice', async () => {
+    // The rows of every exported table, their file names taken from the output directory.
+    const read = async (outDir: string) =>
+      JSON.parse(JSON.stringify(await readExport(outDir, EXPORT_TABLES.map((table) => table.name))).replaceAll(outDir, '<out>')) as unknown;
+    const exported = async (db: typeof single) => {
+      const outDir = await mkdtemp(join(tmpdir(), 'pi-citus-export-'));
+      dirs.push(outDir);
+      await runExport(db.sql, { outDir, tables: EXPORT_TABLES, range: { fromDay: null, toDay: null } });
+      return read(outDir);
+    };
+    const expected = await exported(single);
+    const rows = Object.values(expected as Record<string, { rows: unknown[] }>).reduce((n, table) => n + table.rows.length, 0);
+    expect(rows).toBeGreaterThan(500);
+    expect(await exported(cluster)).toEqual(expected);
+    // Again into the same directory: on Citus every day is written again, with the same rows.
+    await runExport(cluster.sql, { outDir: dirs.at(-1)!, tables: EXPORT_TABLES, range: { fromDay: null, toDay: null } });
+    expect(await read(dirs.at(-1)!)).toEqual(expected);
+  }, 240_000);
 
   it('answers alike behind a retention horizon', async () => {
     // What retention records when it drops a month: the as-of answers then say where history starts.
