@@ -14,6 +14,10 @@ export default defineConfig({
       'test/sync/syncCycle.test.ts',
       'test/sync/fencedWrites.test.ts',
       'test/service/fencing.test.ts',
+      // Their first database is the cluster's: the scheduled service's three jobs run there
+      // (scheduling.test.ts compares it with a reference run on the single Postgres).
+      'test/service/scheduling.test.ts',
+      'test/service/liveService.test.ts',
       'test/analytics/prices.test.ts',
       'test/analytics/orderbook.test.ts',
       'test/analytics/resolutionsAndCoverage.test.ts',
@@ -25,5 +29,8 @@ export default defineConfig({
     globalSetup: ['test/setup/citusGlobalSetup.ts'],
     fileParallelism: false,
     maxWorkers: 1,
+    // A test that asks for its database empties and lays out the cluster's (about 10 s), and every
+    // statement over the shards pays the coordinator's fan-out.
+    testTimeout: 120_000,
   },
 });

@@ -6,7 +6,7 @@
  * The cluster is the coordinator at --citus (default: the one ../shared/tools/citus/cluster.sh
  * starts, postgres://postgres@127.0.0.1:9700/citus); its database is emptied, migrated and laid out
  * (scripts/citus/distribute.sql). The single Postgres is a scratch database on --db. Both get, in turn:
- *   1. a sync of an N-market simulator world (default 20,000; on a manual clock, so both see the
+ *   1. a sync of an N-market simulator world (default 10,000; on a manual clock, so both see the
  *      same world), first and then unchanged: wall time of runSyncCycle, every book swept;
  *   2. the write path: 5,000 books of 50 levels, 1,000 books a transaction (writeOrderBooks), into
  *      markets the sync stored: every book new (levels/s), then the same books again (all confirmed);
@@ -33,7 +33,7 @@ const arg = (name: string, fallback: string) => {
   const i = args.indexOf(name);
   return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
 };
-const MARKETS = Number(arg('--markets', '20000'));
+const MARKETS = Number(arg('--markets', '10000'));
 const CITUS_URL = arg('--citus', 'postgres://postgres@127.0.0.1:9700/citus');
 const SERVER_URL = arg('--db', DEFAULT_SERVER_URL);
 const API_KEY = 'bench-key';
@@ -91,12 +91,18 @@ async function measure(label: string, url: string, sim: Awaited<ReturnType<typeo
     const unchangedSyncMs = await sync();
     process.stderr.write(`${label}: syncs ${fmtMs(firstSyncMs)} ${fmtMs(unchangedSyncMs)}\n`);
 
-    const ids = (await sql<{ id: string }[]>`select market_id as id from prediction.markets order by market_id limit ${BOOKS}`).map((r) => r.id);
+    const ids = (await sql<{ id: string }[]>`select market_id as id from prediction.markets order by market_id limit ${BOOKS}`).map(
+      (r) => r.id,
+    );
     const writeAll = async (version: number, observedAt: Date) => {
       const all = books(ids, version);
       const t0 = performance.now();
       for (let i = 0; i < all.length; i += BOOKS_PER_WRITE) {
-        await writeOrderBooks(sql, { runId: null, endpoint: '/orderbook/{marketId}', fetches: [{ books: all.slice(i, i + BOOKS_PER_WRITE), observedAt }] });
+        await writeOrderBooks(sql, {
+          runId: null,
+          endpoint: '/orderbook/{marketId}',
+          fetches: [{ books: all.slice(i, i + BOOKS_PER_WRITE), observedAt }],
+        });
       }
       return (ids.length * LEVELS_PER_SIDE * 2) / ((performance.now() - t0) / 1000);
     };
@@ -105,7 +111,9 @@ async function measure(label: string, url: string, sim: Awaited<ReturnType<typeo
     const confirmLevelsPerSec = await writeAll(1, new Date(at.getTime() + 120_000));
 
     const random = seededRandom(7);
-    const [span] = await sql<{ from: Date; to: Date }[]>`select min(observed_at) as from, max(observed_at) as to from prediction.pricing_snapshots`;
+    const [span] = await sql<
+      { from: Date; to: Date }[]
+    >`select min(observed_at) as from, max(observed_at) as to from prediction.pricing_snapshots`;
     const pick = () => ids[Math.floor(random() * ids.length)]!;
     const instant = () => new Date(span!.from.getTime() + random() * (span!.to.getTime() - span!.from.getTime() + 1));
     const priceAsOf = await measureLatency(300, () => sql`select * from analytics.price_as_of(${pick()}, ${instant()})`, 30);
@@ -140,7 +148,13 @@ async function measure(label: string, url: string, sim: Awaited<ReturnType<typeo
 }
 
 section(`Citus (coordinator + 2 workers, one machine) against one Postgres: ${fmtInt(MARKETS)}-market world`);
-const sim = await startSimulator({ seed: 5, markets: MARKETS, apiKey: API_KEY, maxPageSize: 100, rateLimit: { requests: 10_000_000, windowMs: 60_000 } });
+const sim = await startSimulator({
+  seed: 5,
+  markets: MARKETS,
+  apiKey: API_KEY,
+  maxPageSize: 100,
+  rateLimit: { requests: 10_000_000, windowMs: 60_000 },
+});
 const scratch = await createScratch(SERVER_URL, 'bench_citus_single');
 try {
   const single = await measure('one Postgres', scratch.url, sim);
@@ -153,15 +167,19 @@ try {
     `${(higherIsBetter ? f(cluster) / f(single) : f(single) / f(cluster)).toFixed(2)}×`,
   ];
   const perSec = (n: number) => `${fmtInt(Math.round(n))}/s`;
-  printTable('same run, same machine', ['figure', 'one Postgres', 'Citus', 'Citus speed (1 = same)'], [
-    row('first sync (every book swept)', (x) => x.firstSyncMs, fmtMs),
-    row('unchanged sync', (x) => x.unchangedSyncMs, fmtMs),
-    row(`write path, new books (levels/s)`, (x) => x.newLevelsPerSec, perSec, true),
-    row(`write path, unchanged books (levels/s)`, (x) => x.confirmLevelsPerSec, perSec, true),
-    row('price_as_of p95', (x) => x.priceAsOfP95, fmtMs),
-    row('candles 1 h over a day p95', (x) => x.candlesP95, fmtMs),
-    row(`market_latest whole (${fmtInt(single.marketLatestRows)} rows), median`, (x) => x.marketLatestMs, fmtMs),
-  ]);
+  printTable(
+    'same run, same machine',
+    ['figure', 'one Postgres', 'Citus', 'Citus speed (1 = same)'],
+    [
+      row('first sync (every book swept)', (x) => x.firstSyncMs, fmtMs),
+      row('unchanged sync', (x) => x.unchangedSyncMs, fmtMs),
+      row(`write path, new books (levels/s)`, (x) => x.newLevelsPerSec, perSec, true),
+      row(`write path, unchanged books (levels/s)`, (x) => x.confirmLevelsPerSec, perSec, true),
+      row('price_as_of p95', (x) => x.priceAsOfP95, fmtMs),
+      row('candles 1 h over a day p95', (x) => x.candlesP95, fmtMs),
+      row(`market_latest whole (${fmtInt(single.marketLatestRows)} rows), median`, (x) => x.marketLatestMs, fmtMs),
+    ],
+  );
 } finally {
   await sim.stop();
   await dropScratch(SERVER_URL, scratch);

@@ -1,7 +1,8 @@
 -- Lays out the prediction-ingest schema on Citus, the distributed Postgres (docs/scaling.md).
 --
--- Run once on the coordinator, after `prediction-ingest migrate` has created the schema there and
--- the workers have been added (citus_add_node), preferably before the first sync:
+-- Run on the coordinator, after `prediction-ingest migrate` has created the schema there and the
+-- workers have been added (citus_add_node), preferably before the first sync; again after a
+-- migration that adds a table (tables laid out already are skipped):
 --
 --   psql "$COORDINATOR_URL" -v ON_ERROR_STOP=1 -f scripts/citus/distribute.sql
 --

@@ -39,11 +39,14 @@ const CALLS: Record<string, (p: Probe) => string[]> = {
   candles: (p) =>
     p.markets.flatMap((m) =>
       ['10 minutes', '1 hour'].map(
-        (step) => `select * from analytics.candles(${lit(m)}, ${lit(step)}, ${lit(p.instants[0]!)}, ${lit(p.instants.at(-1)!)}::timestamptz + interval '1 hour')`,
+        (step) =>
+          `select * from analytics.candles(${lit(m)}, ${lit(step)}, ${lit(p.instants[0]!)}, ${lit(p.instants.at(-1)!)}::timestamptz + interval '1 hour')`,
       ),
     ),
   cost_to_buy_yes: (p) =>
-    p.markets.flatMap((m) => ['1', '50', '1000000'].flatMap((n) => p.instants.map((at) => `select * from analytics.cost_to_buy_yes(${lit(m)}, ${n}, ${lit(at)})`))),
+    p.markets.flatMap((m) =>
+      ['1', '50', '1000000'].flatMap((n) => p.instants.map((at) => `select * from analytics.cost_to_buy_yes(${lit(m)}, ${n}, ${lit(at)})`)),
+    ),
   coverage_gaps: (p) => [`select * from analytics.coverage_gaps('10 minutes', ${lit(p.instants[0]!)}, ${lit(p.instants.at(-1)!)})`],
 };
 
@@ -146,7 +149,14 @@ describe('the same data on one Postgres and on Citus', () => {
   it('exports the same files, twice', async () => {
     // The rows of every exported table, their file names taken from the output directory.
     const read = async (outDir: string) =>
-      JSON.parse(JSON.stringify(await readExport(outDir, EXPORT_TABLES.map((table) => table.name))).replaceAll(outDir, '<out>')) as unknown;
+      JSON.parse(
+        JSON.stringify(
+          await readExport(
+            outDir,
+            EXPORT_TABLES.map((table) => table.name),
+          ),
+        ).replaceAll(outDir, '<out>'),
+      ) as unknown;
     const exported = async (db: typeof single) => {
       const outDir = await mkdtemp(join(tmpdir(), 'pi-citus-export-'));
       dirs.push(outDir);

@@ -42,15 +42,21 @@ describe('partition upkeep on Citus', () => {
     const result = await maintainPartitions(db.sql, { now: utc(2030, 5, 10), retentionMonths: null });
     expect(result.created).toBeGreaterThan(0);
     const months = await placedMonths('pricing_snapshots');
-    expect(months.map((m) => m.name)).toEqual(expect.arrayContaining(['prediction_partitions.pricing_snapshots_2030_05', 'prediction_partitions.pricing_snapshots_2030_07']));
+    expect(months.map((m) => m.name)).toEqual(
+      expect.arrayContaining(['prediction_partitions.pricing_snapshots_2030_05', 'prediction_partitions.pricing_snapshots_2030_07']),
+    );
     for (const month of months) expect(month).toMatchObject({ colocated: true, workers: 2 });
   });
 
   it('drops the shards of the months retention expires', async () => {
     await maintainPartitions(db.sql, { now: utc(2030, 1, 10), retentionMonths: null });
-    const market1 = market('M1', { pricing: { buyYesMicroUsd: '600000', buyNoMicroUsd: '420000', sellYesMicroUsd: '580000', sellNoMicroUsd: '400000', volume: '1' } });
+    const market1 = market('M1', {
+      pricing: { buyYesMicroUsd: '600000', buyNoMicroUsd: '420000', sellYesMicroUsd: '580000', sellNoMicroUsd: '400000', volume: '1' },
+    });
     await writeEvents(db.sql, { runId: null, endpoint: '/events', events: [ok(event('E1', [market1]))], observedAt: utc(2030, 1, 15) });
-    const [before] = await db.sql<{ n: number }[]>`select count(*)::int as n from citus_shards where table_name::text = 'prediction_partitions.pricing_snapshots_2030_01'`;
+    const [before] = await db.sql<
+      { n: number }[]
+    >`select count(*)::int as n from citus_shards where table_name::text = 'prediction_partitions.pricing_snapshots_2030_01'`;
     expect(before!.n).toBeGreaterThan(0);
     const result = await maintainPartitions(db.sql, { now: utc(2030, 5, 10), retentionMonths: 2 });
     expect(result.dropped.map((d) => d.partitionName)).toContain('pricing_snapshots_2030_01');

@@ -18,7 +18,7 @@ export async function dbContent(sql: postgres.Sql) {
     pricing: await rows(sql`select market_id, buy_yes_micro_usd, buy_no_micro_usd, sell_yes_micro_usd, sell_no_micro_usd, volume
       from prediction.pricing_snapshots order by market_id, observed_at`),
     books: await rows(sql`select s.market_id, s.content_hash, s.is_null, s.yes_levels, s.no_levels,
-      (select count(*) from prediction.orderbook_levels l where l.snapshot_id = s.snapshot_id) as levels
+      (select count(*) from prediction.orderbook_levels l where l.market_id = s.market_id and l.snapshot_id = s.snapshot_id) as levels
       from prediction.orderbook_snapshots s order by s.market_id, s.observed_at`),
     rejected: await rows(sql`select endpoint, entity_id, reason from prediction.rejected_records order by endpoint, entity_id, reason`),
   };

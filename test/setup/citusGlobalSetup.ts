@@ -24,16 +24,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (url === undefined) {
     const script = isAbsolute(config.citusClusterScript) ? config.citusClusterScript : resolve(REPO_ROOT, config.citusClusterScript);
     if (!existsSync(script)) {
-      throw new Error(`CITUS_CLUSTER_SCRIPT: ${script} does not exist; set it to the cluster script, or CITUS_TEST_URL to a running coordinator`);
+      throw new Error(
+        `CITUS_CLUSTER_SCRIPT: ${script} does not exist; set it to the cluster script, or CITUS_TEST_URL to a running coordinator`,
+      );
     }
-    const started = await run(script, ['start'], { timeout: 180_000 });
+    // Through bash: a copied script may have lost its execute bit.
+    const started = await run('bash', [script, 'start'], { timeout: 180_000 });
     url = started.stdout.trim().split('\n').at(-1)!;
-    stopCluster = async () => void (await run(script, ['stop'], { timeout: 60_000 }));
+    stopCluster = async () => void (await run('bash', [script, 'stop'], { timeout: 60_000 }));
   }
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const [row] = await sql<{ workers: number }[]>`select count(*)::int as workers from pg_dist_node where groupid <> 0 and isactive`;
-    if (!row || row.workers < 2) throw new Error(`the Citus coordinator at ${new URL(url).host} has ${row?.workers ?? 0} active workers; the tests need 2`);
+    if (!row || row.workers < 2)
+      throw new Error(`the Citus coordinator at ${new URL(url).host} has ${row?.workers ?? 0} active workers; the tests need 2`);
   } finally {
     await sql.end();
   }
