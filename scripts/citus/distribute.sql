@@ -1,7 +1,8 @@
 -- Lays out the prediction-ingest schema on Citus, the distributed Postgres (docs/scaling.md).
 --
--- Run once on the coordinator, after `prediction-ingest migrate` has created the schema there and
--- the workers have been added (citus_add_node), preferably before the first sync:
+-- Run on the coordinator, after `prediction-ingest migrate` has created the schema there and the
+-- workers have been added (citus_add_node), preferably before the first sync; again after a
+-- migration that adds a table (tables laid out already are skipped):
 --
 --   psql "$COORDINATOR_URL" -v ON_ERROR_STOP=1 -f scripts/citus/distribute.sql
 --
@@ -89,12 +90,27 @@ DECLARE
   t record;
   kind "char";
   anchor text;
+  laid boolean := false;
 BEGIN
   FOR t IN SELECT * FROM citus_layout WHERE placement <> 'local'
            ORDER BY placement = 'distributed', position LOOP
     SELECT c.relkind INTO kind FROM pg_class c WHERE c.oid = to_regclass(t.table_name);
+    -- A table laid out by an earlier run stays as it is: run the script again after a migration
+    -- that adds a table, and only the new one is laid out.
+    -- (Making events a reference table adds markets, which references it, to Citus's metadata as a
+    -- local table: only hash distribution, or a replicated reference table, counts as laid out.)
+    IF kind IS NOT NULL AND to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+      EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition WHERE logicalrelid = $1
+                 AND CASE $2 WHEN ''distributed'' THEN partmethod = ''h'' ELSE partmethod = ''n'' AND repmodel = ''t'' END)'
+        INTO laid USING to_regclass(t.table_name), t.placement;
+    END IF;
     IF kind IS NULL THEN
       RAISE EXCEPTION 'citus layout: % is not in the database; run `prediction-ingest migrate` first, or update scripts/citus/distribute.sql', t.table_name;
+    ELSIF laid THEN
+      RAISE NOTICE 'citus layout: % is laid out already', t.table_name;
+      IF t.placement = 'distributed' AND anchor IS NULL THEN
+        anchor := t.table_name;
+      END IF;
     ELSIF kind = 'v' THEN
       RAISE NOTICE 'citus layout: % is a view now, nothing to distribute', t.table_name;
     ELSIF t.placement = 'reference' THEN

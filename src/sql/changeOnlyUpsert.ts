@@ -2,6 +2,7 @@
 import { hash } from 'node:crypto';
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { onCitus } from './onCitus.js';
 import { bindArray, type BindAs, type Queryable } from './queryable.js';
 import { sqlNames, type ColumnKey } from './sqlNames.js';
 
@@ -93,6 +94,7 @@ export async function changeOnlyUpsert<T extends ChangeTrackedTable, Row>(
   };
   const named = columns.map((c) => ({ ...c, column: quoted[c.column] }));
   const at = observedAt.toISOString();
+  const citus = await onCitus(sql);
   const writes: Promise<UpsertCounts>[] = [];
   for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
     const chunk = rows.slice(start, start + CHUNK_ROWS);
@@ -106,7 +108,7 @@ export async function changeOnlyUpsert<T extends ChangeTrackedTable, Row>(
     }
     // The rest of this chunk goes in full as soon as its unchanged rows are known, while later
     // chunks are still being hashed: the statements queue on the connection in order.
-    const write = bumpUnchanged(sql, target, keys, hashes, at).then(async (matched) => {
+    const write = bumpUnchanged(sql, target, keys, hashes, at, citus).then(async (matched) => {
       const unchanged = new Set(matched);
       const rest = chunk.flatMap((row, i) => (unchanged.has(keys[i]!) ? [] : [{ row, i }]));
       if (rest.length === 0) return { inserted: 0, updated: 0, unchanged: unchanged.size };
@@ -151,18 +153,27 @@ type NamedColumn<Row> = Omit<UpsertColumn<ChangeTrackedTable, Row>, 'column'> & 
  * already at `at` or later). `= any($1)` makes the planner probe the primary key for just these
  * keys: joined on the unnest alone it picked a hash join over a sequential scan of the whole
  * table, 10x slower at 100k rows. The update finds the matched rows again by ctid, which the
- * write lock keeps stable within the statement, instead of probing the key a second time.
+ * write lock keeps stable within the statement, instead of probing the key a second time. Not on
+ * Citus, which refuses a ctid in a distributed update (a ctid is unique only within a shard, and
+ * the copies of a reference table need not share theirs): there it matches on the key.
  */
-async function bumpUnchanged(sql: Queryable, target: Target, keys: string[], hashes: string[], at: string): Promise<string[]> {
+async function bumpUnchanged(
+  sql: Queryable,
+  target: Target,
+  keys: string[],
+  hashes: string[],
+  at: string,
+  citus: boolean,
+): Promise<string[]> {
   const { table, key, lastSeenAt, contentHash: hashColumn } = target;
   const matched = await sql.unsafe<{ k: string }[]>(
     `with matched as (
-       select s.ctid as row_id, s.${key} as k, s.${lastSeenAt} < $3::timestamptz as stale
+       select ${citus ? '' : 's.ctid as row_id, '}s.${key} as k, s.${lastSeenAt} < $3::timestamptz as stale
        from ${table} s join unnest($1::text[], $2::text[]) as i(k, h) on s.${key} = i.k and s.${hashColumn} = i.h
        where s.${key} = any($1::text[])
      ),
      bumped as (
-       update ${table} s set ${lastSeenAt} = $3::timestamptz from matched m where m.stale and s.ctid = m.row_id
+       update ${table} s set ${lastSeenAt} = $3::timestamptz from matched m where m.stale and ${citus ? `s.${key} = m.k` : 's.ctid = m.row_id'}
        returning 1
      )
      select k from matched`,

@@ -1,9 +1,9 @@
-import { marketStateHistory, orderbookSnapshots, pricingSnapshots } from '../schema/index.js';
+import { marketStateHistory, orderbookSnapshots, pricingSnapshots, trades } from '../schema/index.js';
 import type { Queryable } from './queryable.js';
 import { sqlNames } from './sqlNames.js';
 
 /** The tables retention drops months of (prediction.retention_candidates, 0014). */
-const RETAINED = [pricingSnapshots, orderbookSnapshots, marketStateHistory].map((t) => sqlNames(t).quotedTable);
+const RETAINED = [pricingSnapshots, orderbookSnapshots, marketStateHistory, trades].map((t) => sqlNames(t).quotedTable);
 
 /**
  * Holds ACCESS SHARE on the tables retention drops months of until the calling transaction ends.

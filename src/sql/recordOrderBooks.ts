@@ -1,14 +1,16 @@
 import { hash } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
-import { orderbookSnapshots } from '../schema/index.js';
+import { markets, orderbookSnapshots } from '../schema/index.js';
 import type { OrderBook } from '../domain/types.js';
 import { copyField, copyLines } from './copyRows.js';
 import type { ObservationCounts } from './recordPricing.js';
 import type { Queryable } from './queryable.js';
+import { onCitus } from './onCitus.js';
 import { sqlNames, type ColumnKey } from './sqlNames.js';
 import { storedLevels } from './storedLevels.js';
 
 const { table: snapshots, quotedTable, quoted, col } = sqlNames(orderbookSnapshots);
+const { table: marketsTable, col: marketCol } = sqlNames(markets);
 /** The COPY columns of a new snapshot, in the order snapshotLine writes its fields (snapshot_id is its default). */
 export const SNAPSHOT_COLUMNS = (
   [
@@ -106,10 +108,20 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Hashed
  * element, which with a row per new book took ~4 ms of the client's CPU a 1,000-book call
  * (bench/levels.ts).
  */
-function compareWithLatest(sql: Queryable, observed: readonly HashedOrderBook[], times: readonly string[]) {
+async function compareWithLatest(sql: Queryable, observed: readonly HashedOrderBook[], times: readonly string[]) {
+  const ids = observed.map((o) => o.book.marketId);
+  const latestOf = (m: string) =>
+    sql`select * from ${sql(snapshots)} s where s.${sql(col.marketId)} = ${sql(m)}.${sql(col.marketId)} order by s.${sql(col.observedAt)} desc limit 1`;
+  // Citus pushes a lateral LIMIT down only from a distributed table: the markets row anchors it.
+  // The sweep fetches the books of markets it read from that table.
+  const latest = (await onCitus(sql))
+    ? sql`left join (
+        select l.* from ${sql(marketsTable)} m cross join lateral (${latestOf('m')}) l where m.${sql(marketCol.marketId)} = any(${ids}::text[])
+      ) l on l.${sql(col.marketId)} = i.market_id`
+    : sql`left join lateral (${latestOf('i')}) l on true`;
   return sql<{ changed: number[]; confirmed: number }[]>`
     with input as (
-      select * from unnest(${observed.map((o) => o.book.marketId)}::text[], string_to_array(${observed.map((o) => o.contentHash).join(',')}, ','),
+      select * from unnest(${ids}::text[], string_to_array(${observed.map((o) => o.contentHash).join(',')}, ','),
                            string_to_array(${times.join(',')}, ',')::timestamptz[]) with ordinality
         as t(market_id, content_hash, observed_at, ord)
     ),
@@ -117,9 +129,7 @@ function compareWithLatest(sql: Queryable, observed: readonly HashedOrderBook[],
       select i.*, l.${sql(col.observedAt)} as latest_at, l.${sql(col.lastObservedAt)} as latest_seen_at,
              l.${sql(col.contentHash)} is not distinct from i.content_hash as same
       from input i
-      left join lateral (
-        select * from ${sql(snapshots)} s where s.${sql(col.marketId)} = i.market_id order by s.${sql(col.observedAt)} desc limit 1
-      ) l on true
+      ${latest}
     ),
     confirmed as (
       update ${sql(snapshots)} s set ${sql(col.lastObservedAt)} = c.observed_at

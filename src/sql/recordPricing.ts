@@ -1,9 +1,11 @@
-import { pricingSnapshots } from '../schema/index.js';
+import { markets, pricingSnapshots } from '../schema/index.js';
 import type { Pricing } from '../domain/types.js';
 import type { Queryable } from './queryable.js';
+import { onCitus } from './onCitus.js';
 import { sqlNames } from './sqlNames.js';
 
 const { table: snapshots, col } = sqlNames(pricingSnapshots);
+const { table: marketsTable, col: marketCol } = sqlNames(markets);
 
 export interface PricingObservation {
   marketId: string;
@@ -30,11 +32,21 @@ export async function recordPricing(
 ): Promise<ObservationCounts> {
   if (observations.length === 0) return { inserted: 0, confirmed: 0 };
   const pick = (f: keyof Pricing) => observations.map((o) => o.pricing[f]);
+  const ids = observations.map((o) => o.marketId);
+  const citus = await onCitus(sql);
+  const latestOf = (m: string) =>
+    sql`select * from ${sql(snapshots)} p where p.${sql(col.marketId)} = ${sql(m)}.${sql(col.marketId)} order by p.${sql(col.observedAt)} desc limit 1`;
+  // Citus pushes a lateral LIMIT down only from a distributed table: the markets row anchors it.
+  // Prices are written after their market's row, in the same transaction (writeMarketRows).
+  const latestOnCitus = sql`left join (
+        select l.* from ${sql(marketsTable)} m cross join lateral (${latestOf('m')}) l where m.${sql(marketCol.marketId)} = any(${ids}::text[])
+      ) l on l.${sql(col.marketId)} = i.market_id`;
+  const latest = sql`left join lateral (${latestOf('i')}) l on true`;
   const [row] = await sql<ObservationCounts[]>`
     with input as (
       select market_id, buy_yes::numeric as buy_yes, buy_no::numeric as buy_no, sell_yes::numeric as sell_yes,
              sell_no::numeric as sell_no, volume::numeric as volume
-      from unnest(${observations.map((o) => o.marketId)}::text[], ${pick('buyYesMicroUsd')}::text[],
+      from unnest(${ids}::text[], ${pick('buyYesMicroUsd')}::text[],
                   ${pick('buyNoMicroUsd')}::text[], ${pick('sellYesMicroUsd')}::text[], ${pick('sellNoMicroUsd')}::text[],
                   ${pick('volume')}::text[]) as t(market_id, buy_yes, buy_no, sell_yes, sell_no, volume)
     ),
@@ -43,9 +55,7 @@ export async function recordPricing(
              l.${sql(col.marketId)} is not null and (l.${sql(col.buyYesMicroUsd)}, l.${sql(col.buyNoMicroUsd)}, l.${sql(col.sellYesMicroUsd)},
                l.${sql(col.sellNoMicroUsd)}, l.${sql(col.volume)}) is not distinct from (i.buy_yes, i.buy_no, i.sell_yes, i.sell_no, i.volume) as same
       from input i
-      left join lateral (
-        select * from ${sql(snapshots)} p where p.${sql(col.marketId)} = i.market_id order by p.${sql(col.observedAt)} desc limit 1
-      ) l on true
+      ${citus ? latestOnCitus : latest}
     ),
     inserted as (
       insert into ${sql(snapshots)} (${sql(col.marketId)}, ${sql(col.observedAt)}, ${sql(col.lastObservedAt)}, ${sql(col.buyYesMicroUsd)},

@@ -112,8 +112,9 @@ export async function recordStateHistory(
   // The closed rows no longer count as current, so `changed` now finds exactly the keys to open.
   const inserted = await sql.unsafe(
     `insert into ${table} (${key}, ${cols.join(', ')}, ${validFrom})
-     select ${key}, ${cols.join(', ')}, ${at} from (${changed}) c
-     where not exists (select 1 from ${table} h where h.${key} = c.${key} and h.${validFrom} >= ${at})`,
+     select c.${key}, ${cols.map((c) => `c.${c}`).join(', ')}, ${at} from (${changed}) c
+     left join ${table} later on later.${key} = c.${key} and later.${validFrom} >= ${at}
+     where later.${key} is null`,
     params as never[],
   );
   return inserted.count;

@@ -18,7 +18,7 @@ export async function dbContent(sql: postgres.Sql) {
     pricing: await rows(sql`select market_id, buy_yes_micro_usd, buy_no_micro_usd, sell_yes_micro_usd, sell_no_micro_usd, volume
       from prediction.pricing_snapshots order by market_id, observed_at`),
     books: await rows(sql`select s.market_id, s.content_hash, s.is_null, s.yes_levels, s.no_levels,
-      (select count(*) from prediction.orderbook_levels l where l.snapshot_id = s.snapshot_id) as levels
+      (select count(*) from prediction.orderbook_levels l where l.market_id = s.market_id and l.snapshot_id = s.snapshot_id) as levels
       from prediction.orderbook_snapshots s order by s.market_id, s.observed_at`),
     trades: await rows(sql`select trade_id, market_id, event_id, traded_at, action, side, price_micro_usd, amount_micro_usd,
       owner_pubkey, raw, drift from prediction.trades order by trade_id`),

@@ -10,6 +10,11 @@ declare module 'vitest' {
     pgAdminUrl: string;
     /** Migrated template database that every test file clones. */
     pgTemplate: string;
+    /**
+     * `npm run test:citus` only: the Citus coordinator's database (test/setup/citusGlobalSetup.ts).
+     * When set, useTestDatabase gives each file that database, emptied, migrated and laid out.
+     */
+    citusUrl?: string;
   }
 }
 
