@@ -148,3 +148,10 @@ export interface Rejection {
 
 /** Result of validating one record: either the normalized value or its rejection. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; rejection: Rejection };
+
+/** A provider's own count of its events in one category (GET /events/categories), with its subcategories'. */
+export interface CategoryCount {
+  category: string;
+  eventCount: number;
+  subcategories: { subcategory: string; eventCount: number }[];
+}

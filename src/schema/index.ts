@@ -9,3 +9,4 @@ export { jobTicks, upstreamSources, jobLeases, writeLock } from './service.js';
 export { exportWatermarks, exportPartitions } from './exportState.js';
 export { droppedPartitions } from './retention.js';
 export * from './analytics.js';
+export { closedFeedWatermarks, closedFeedBackfills, categoryCounts } from './closedFeed.js';

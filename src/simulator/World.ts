@@ -6,6 +6,7 @@
 import { eventBody, marketBody, orderBookBody, type EventBody, type MarketBody, type OrderBookBody } from './shapes/renderBodies.js';
 import { followsLiveService, validateWireShape, type WireShape } from './world/wireShape.js';
 import { createEvent, type NewEventOptions } from './world/createEvent.js';
+import { closedSince, countByCategory, type SimCategoryCount } from './world/closedFeed.js';
 import { searchEvents, suggestEvents } from './world/discovery.js';
 import { assignOutcome, closeMarket, delistEvent, settleMarket } from './world/lifecycle.js';
 import { ListingCache, type EventQuery } from './world/listing.js';
@@ -106,6 +107,17 @@ export class World {
   /** Exactly what GET /events pages through for this query (active events only). */
   listEvents(query: EventQuery): readonly Readonly<SimEvent>[] {
     return this.listings.list(query);
+  }
+  /** What GET /events/closed pages through: events with a market closed or settled after `sinceSec`. */
+  closedEvents(provider: SimProvider, sinceSec: number): readonly Readonly<SimEvent>[] {
+    return closedSince(this.state, provider, sinceSec);
+  }
+  /** GET /events/categories: the listed events' counts, or every event's with `includeClosed`. */
+  categoryCounts(provider: SimProvider, includeClosed: boolean): SimCategoryCount[] {
+    const events = includeClosed
+      ? this.state.events.filter((e) => e.provider === provider)
+      : this.listEvents({ provider, category: 'all' });
+    return countByCategory(events);
   }
   searchEvents(provider: SimProvider, query: string, limit: number): Readonly<SimEvent>[] {
     return searchEvents(this.listings, provider, query, limit);
