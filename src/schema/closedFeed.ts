@@ -33,6 +33,11 @@ export const closedFeedBackfills = predictionSchema.table(
     /** The service's `pagination.total` on the last page read. */
     total: integer('total').notNull(),
     eventsSeen: integer('events_seen').notNull(),
+    /**
+     * The earliest close or settlement among the markets answered so far: when it lies well after
+     * `since`, the service answered less far back than asked.
+     */
+    oldestEndedAt: timestamp('oldest_ended_at', tz),
     startedAt: timestamp('started_at', tz).notNull(),
     updatedAt: timestamp('updated_at', tz).notNull(),
     finishedAt: timestamp('finished_at', tz),
