@@ -64,8 +64,8 @@ export async function backfillClosedEvents(ctx: SyncContext, options: BackfillOp
       eventsSeen: state?.eventsSeen ?? 0,
       total: state?.total ?? 0,
       resumedAt: state?.nextStart ?? 0,
-      finished: state?.finishedAt != null,
-      alreadyDone: state?.finishedAt != null,
+      finished: (state?.finishedAt ?? null) !== null,
+      alreadyDone: (state?.finishedAt ?? null) !== null,
       oldestEndedAt: state?.oldestEndedAt ?? null,
       shortBy: null,
     };
