@@ -67,7 +67,7 @@ export function buildPlan(request: PlanRequest): Plan {
   const measureFromMs = startMs + warmMs;
 
   const perRun = {
-    crawl: universe.listings.reduce((n, l) => n + l.pages, 0),
+    crawl: universe.listings.reduce((n, l) => n + l.pages, 0) + universe.feedRequests,
     details: universe.detailEvents + universe.detailMarkets,
   };
   const replay = replayRequestBudget({
