@@ -87,6 +87,7 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
     tradesPerMarketHour: o.tradesPerMarketHour,
     newEventsPerDay: o.newEventsPerDay,
     settlementLagSec: o.settlementLagSec,
+    upDownEverySec: o.upDownEverySec,
     shape,
   };
   return {
