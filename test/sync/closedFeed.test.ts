@@ -55,6 +55,15 @@ describe('the closed-events feed', () => {
     expect(history).toEqual([{ status: 'closed', result: market.result }]);
     // Nothing else told the sync about it: no detail request named it.
     expect(sim.requests.filter((r) => r.path.includes(eventId) || r.path.includes(marketId))).toEqual([]);
+
+    // Settled whole, it is final though no winner is sent: once past the feed's overlap, later
+    // syncs do not fetch it again.
+    sim.world.step(600);
+    await syncOnce(db.sql, client, sim);
+    sim.world.step(600);
+    sim.resetRequests();
+    await syncOnce(db.sql, client, sim);
+    expect(sim.requests.filter((r) => r.path.includes(eventId) || r.path.includes(marketId))).toEqual([]);
   });
 
   it('resumes from the watermark (the last read’s timestamp minus the overlap), and the overlap writes no history twice', async () => {
