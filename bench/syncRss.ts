@@ -19,7 +19,8 @@ const TINY_MARKETS = 300;
 /** Null: every open market's book, as the CLI does by default. A number bounds the sweep (--max-orderbooks). */
 const MAX_ORDERBOOKS: number | null = null;
 const API_KEY = 'bench-key';
-const PAGE_SIZE = 20;
+/** PREDICTION_PAGE_SIZE's default. */
+const PAGE_SIZE = 100;
 const TARGET_RSS_MB = 200;
 /** The whole benchmark should stay under ~10 minutes: a longer sync is stopped (SIGTERM, graceful). */
 const DEADLINE_MS = 7 * 60_000;
@@ -140,15 +141,16 @@ async function syncWorld(serverUrl: string, label: string, markets: number, cli:
         where cc.run_id = r.run_id and cc.category = any(${config.categories as string[]}::text[])) c on true
       order by run_id desc limit 1`,
     );
-    const min = minimumRequests(sim.world, config.providers, config.categories, PAGE_SIZE);
+    // A first sync: the closed-events feed over its default span, the last 24 hours.
+    const min = minimumRequests(sim.world, config.providers, config.categories, PAGE_SIZE, sim.world.nowSec - 86_400);
     const books = MAX_ORDERBOOKS === null ? min.orderBooks : Math.min(MAX_ORDERBOOKS, min.orderBooks);
     return {
       label,
       run,
       requests: r?.requests ?? 0,
       byEndpoint: r?.by ?? {},
-      minimum: min.tradePolls + min.listingPages + books,
-      minimumNote: `${min.tradePolls} trade poll + ${fmtInt(min.listingPages)} listing pages (${min.listings.join(', ')}) + ${fmtInt(books)} order books`,
+      minimum: min.tradePolls + min.listingPages + min.feedPages + min.categoryCounts + books,
+      minimumNote: `${min.tradePolls} trade poll + ${fmtInt(min.listingPages)} listing pages (${min.listings.join(', ')}) + ${fmtInt(min.feedPages)} closed-feed pages + ${fmtInt(min.categoryCounts)} category counts + ${fmtInt(books)} order books`,
       stored: `${fmtInt(r?.markets ?? 0)} markets, ${fmtInt(r?.levels ?? 0)} levels; run ${r?.status ?? 'missing'}`,
       phases:
         !r?.complete || r.crawlMs === null

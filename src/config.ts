@@ -278,6 +278,11 @@ const envSchema = z.object({
   PREDICTION_API_KEY: apiKey('PREDICTION_API_KEY').optional(),
   /** The account's plan, in requests per minute, shared by every job of the process. */
   PREDICTION_RATE_LIMIT_RPM: positiveInt('PREDICTION_RATE_LIMIT_RPM').default(60),
+  /**
+   * Events asked for per page of the listing crawl (GET /events `limit`), 1..100. The service
+   * serves up to 100; a server that answers fewer is followed. Default 100.
+   */
+  PREDICTION_PAGE_SIZE: positiveInt('PREDICTION_PAGE_SIZE', 100).default(100),
   /** Providers to crawl: kalshi, polymarket, or a name the service added since (e.g. bisonfi). */
   PREDICTION_PROVIDERS: csvOf('PREDICTION_PROVIDERS', `provider names (${KNOWN_PROVIDERS.join(', ')}, …)`, (p) =>
     PROVIDER_NAME.test(p),
@@ -370,6 +375,8 @@ export interface Config {
   allowInsecureHttp: boolean;
   apiKey: string | undefined;
   rateLimitRpm: number;
+  /** PREDICTION_PAGE_SIZE: events per listing page. */
+  pageSize: number;
   providers: readonly string[];
   categories: readonly string[];
   maxRejectedPercent: number;
@@ -418,6 +425,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     allowInsecureHttp: e.PREDICTION_ALLOW_INSECURE_HTTP,
     apiKey: e.PREDICTION_API_KEY,
     rateLimitRpm: e.PREDICTION_RATE_LIMIT_RPM,
+    pageSize: e.PREDICTION_PAGE_SIZE,
     providers: e.PREDICTION_PROVIDERS,
     categories: e.PREDICTION_CATEGORIES,
     maxRejectedPercent: e.MAX_REJECTED_PERCENT,

@@ -10,7 +10,7 @@ import { minimumRequests } from './minimumRequests.js';
 export function simulatorChangeShares(seed: number, intervalsSec: readonly number[]) {
   const markets = 10_000;
   const probe = new World({ seed, markets, shape: 'live' });
-  const budget = minimumRequests(probe, KNOWN_PROVIDERS, ['all'], 20);
+  const budget = minimumRequests(probe, KNOWN_PROVIDERS, ['all'], 100, probe.nowSec - 86_400);
   const stats = probe.stats();
   const rows = intervalsSec.map((intervalSec) => {
     const world = new World({ seed, markets, shape: 'live' });

@@ -78,7 +78,13 @@ INSERT INTO citus_layout (table_name, placement, distribution_column, reason) VA
 ('prediction.export_partitions', 'local', NULL,
    'export bookkeeping: one row per output directory, table and day; never joined to market data'),
 ('prediction.dropped_partitions', 'local', NULL,
-   'retention bookkeeping: one row per dropped month and table, written by the app on the coordinator');
+   'retention bookkeeping: one row per dropped month and table, written by the app on the coordinator'),
+('prediction.closed_feed_watermarks', 'local', NULL,
+   'how far the closed-events feed was read: one row per provider, references ingest_runs'),
+('prediction.closed_feed_backfills', 'local', NULL,
+   'backfill bookkeeping: one row per provider and since, written by backfill'),
+('prediction.category_counts', 'local', NULL,
+   'the service''s event counts per category and crawl: references ingest_runs, read by status');
 -- citus-layout:end
 
 -- A distributed table's foreign keys to reference tables need those to exist first, and the

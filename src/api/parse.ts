@@ -1,13 +1,16 @@
 import type { z } from 'zod';
-import type { Checked, Event, Market, OrderBook, Pagination, Rejection, Trade } from '../domain/types.js';
+import type { CategoryCount, Checked, Event, Market, OrderBook, Pagination, Rejection, Trade } from '../domain/types.js';
+import { normalizeCategoryCount } from '../normalize/eventCategories.js';
 import { normalizeEvent } from '../normalize/event.js';
 import { normalizeMarket } from '../normalize/market.js';
 import { normalizeOrderBook } from '../normalize/orderBook.js';
 import { normalizePagination } from '../normalize/pagination.js';
 import { normalizeTrade } from '../normalize/trade.js';
+import { normalizeResponseTime } from '../normalize/responseTime.js';
 import { boundedPayload } from '../wire/boundedPayload.js';
 import { checkRecord } from '../wire/checkRecord.js';
-import { dataEnvelopeSchema, listEnvelopeSchema } from '../wire/envelopes.js';
+import { closedListEnvelopeSchema, dataEnvelopeSchema, listEnvelopeSchema } from '../wire/envelopes.js';
+import { eventCategoriesEnvelopeSchema, eventCategorySchema } from '../wire/eventCategories.js';
 import { eventSchema } from '../wire/event.js';
 import { describeValue, formatIssues, readableErrorMap } from '../wire/issues.js';
 import { LIMITS } from '../wire/limits.js';
@@ -38,6 +41,38 @@ export function parseEventList(body: unknown, ctx: { provider: string }): { even
     events: envelope.data.map((record) => checkEvent(record, ctx.provider)),
     pagination: normalizePagination(envelope.pagination),
   };
+}
+
+/**
+ * GET /events/closed: a list like GET /events, plus when the service generated it (`timestamp`,
+ * null when absent or unreadable).
+ */
+export function parseClosedEventList(
+  body: unknown,
+  ctx: { provider: string },
+): { events: Checked<Event>[]; pagination: Pagination; generatedAt: Date | null } {
+  const envelope = parseEnvelope(closedListEnvelopeSchema, body, 'closed event list');
+  return {
+    events: envelope.data.map((record) => checkEvent(record, ctx.provider)),
+    pagination: normalizePagination(envelope.pagination),
+    generatedAt: normalizeResponseTime(envelope.timestamp),
+  };
+}
+
+/**
+ * GET /events/categories: the counts of every readable entry; `unreadable` counts the entries
+ * that were not (no category name, a count that is not a non-negative integer).
+ */
+export function parseEventCategories(body: unknown): { categories: CategoryCount[]; unreadable: number } {
+  const envelope = parseEnvelope(eventCategoriesEnvelopeSchema, body, 'event categories');
+  const categories: CategoryCount[] = [];
+  let unreadable = 0;
+  for (const entry of envelope.data) {
+    const read = eventCategorySchema.safeParse(entry);
+    if (read.success) categories.push(normalizeCategoryCount(read.data));
+    else unreadable += 1;
+  }
+  return { categories, unreadable };
 }
 
 /** GET /events/search and GET /events/suggested/{pubkey}: `{ data: Event[] }`. */

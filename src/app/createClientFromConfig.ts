@@ -10,7 +10,7 @@ export const planRateLimit = (rpm: number): NonNullable<PredictionClientOptions[
  * simulator (or a local proxy), so no key is required there; elsewhere a missing key is refused.
  */
 export function createClientFromConfig(
-  config: Pick<Config, 'apiUrl' | 'apiKey' | 'rateLimitRpm'>,
+  config: Pick<Config, 'apiUrl' | 'apiKey' | 'rateLimitRpm'> & Partial<Pick<Config, 'pageSize'>>,
   extra: Partial<PredictionClientOptions> = {},
 ): PredictionClient {
   return createPredictionClient({
@@ -18,6 +18,7 @@ export function createClientFromConfig(
     apiKey: config.apiKey,
     allowKeyless: isLoopback(config.apiUrl),
     rateLimit: planRateLimit(config.rateLimitRpm),
+    ...(config.pageSize === undefined ? {} : { listingPageSize: config.pageSize }),
     ...extra,
   });
 }

@@ -10,6 +10,7 @@ import { registerDemo } from './commands/demo.js';
 import { registerExport } from './commands/export.js';
 import { registerExplore } from './commands/explore.js';
 import { registerMigrate } from './commands/migrate.js';
+import { registerBackfill } from './commands/backfill.js';
 import { registerPlan } from './commands/plan.js';
 import { registerServe } from './commands/serve.js';
 import { registerSimulate } from './commands/simulate.js';
@@ -34,6 +35,7 @@ const program = new Command('prediction-ingest')
 const deps = { getConfig };
 registerMigrate(program, deps);
 registerSync(program, deps);
+registerBackfill(program, deps);
 registerSimulate(program);
 registerExplore(program, deps);
 registerServe(program, deps);

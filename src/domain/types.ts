@@ -183,3 +183,10 @@ export interface Trade {
   raw: unknown;
   shape: RecordShape;
 }
+
+/** A provider's own count of its events in one category (GET /events/categories), with its subcategories'. */
+export interface CategoryCount {
+  category: string;
+  eventCount: number;
+  subcategories: { subcategory: string; eventCount: number }[];
+}

@@ -3,7 +3,7 @@ import { sanitizeText } from '../errors/sanitizeText.js';
 
 /** What runExport reports as it goes: a phase of `total` units (rows or files), then its advance. */
 export interface ExportProgress {
-  start(label: string, unit: 'rows' | 'files', total: number): void;
+  start(label: string, unit: 'rows' | 'files' | 'events', total: number): void;
   advance(units: number): void;
   /** Clears the bar (the end, or an error about to be printed). */
   stop(): void;

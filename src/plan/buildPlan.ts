@@ -72,7 +72,7 @@ export function buildPlan(request: PlanRequest): Plan {
   const measureFromMs = startMs + warmMs;
 
   const perRun = {
-    crawl: universe.listings.reduce((n, l) => n + l.pages, 0),
+    crawl: universe.listings.reduce((n, l) => n + l.pages, 0) + universe.feedRequests,
     // One poll a tick: the feed's pace adds polls to a tick only while it outruns the schedule.
     trades: 1,
     details: universe.detailEvents + universe.detailMarkets,

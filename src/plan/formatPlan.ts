@@ -19,6 +19,7 @@ export function formatPlan(plan: Plan, options: { configuredRpm: number; orderBo
       : `${l.provider}/${l.category} ${humanCount(l.eventsListed)} events (${l.pages} ${l.pages === 1 ? 'page' : 'pages'})`,
   );
   lines.push(`  listings  ${listed.join(', ')}, as their latest complete crawls saw them`);
+  lines.push(`            and ${u.feedRequests} requests of the closed-events feed and the category counts a crawl`);
   const smaller = u.listings.filter((l) => l.pagesLastCrawl !== null && l.pagesLastCrawl > l.pages);
   for (const l of smaller) {
     lines.push(`            (${l.provider}/${l.category} took ${l.pagesLastCrawl} pages last time: the upstream served smaller pages)`);

@@ -1,8 +1,9 @@
 import { detailsSeenSince, DETAILS_CLOSING_WINDOW } from '../service/jobKinds.js';
 import type { Queryable } from '../sql/queryable.js';
+import { selectClosedFeedWatermarks } from '../sql/selectClosedFeedWatermarks.js';
 import { selectListingSizes } from '../sql/selectListingSizes.js';
 import { selectOrderBookTargets, selectStaleEvents } from '../sql/selectSyncTargets.js';
-import { crawlPlan, listingPages } from '../sync/crawlPlan.js';
+import { crawlPlan, LISTING_PAGE_SIZE, listingPages } from '../sync/crawlPlan.js';
 import { selectMarketDetailTargets } from '../sync/marketDetailTargets.js';
 import { detailRequests } from './detailRequests.js';
 
@@ -23,6 +24,11 @@ export interface ListingUniverse {
 export interface Universe {
   at: Date;
   listings: ListingUniverse[];
+  /**
+   * Requests of the crawl beside its listings: per provider, the closed-events feed's pages (as
+   * many as its last complete read took; 1 before any) and one count of categories.
+   */
+  feedRequests: number;
   /** Start of the latest complete crawl: what the details job counts as having left the listings since. */
   seenSince: Date | null;
   /** What the next details run fetches: event details, and market details after them. */
@@ -39,6 +45,8 @@ export interface UniverseRequest {
   categories: readonly string[];
   orderBookMaxAgeSec: number;
   now: Date;
+  /** PREDICTION_PAGE_SIZE: events per listing page. Default LISTING_PAGE_SIZE. */
+  pageSize?: number;
 }
 
 /**
@@ -53,10 +61,13 @@ export async function readUniverse(sql: Queryable, request: UniverseRequest): Pr
     provider: s.provider,
     category: s.category,
     eventsListed: s.eventsSeen,
-    pages: listingPages(s.eventsSeen ?? 0),
+    pages: listingPages(s.eventsSeen ?? 0, request.pageSize ?? LISTING_PAGE_SIZE),
     pagesLastCrawl: s.pages,
     lastCrawlStartedAt: s.startedAt,
   }));
+
+  const feedPages = new Map((await selectClosedFeedWatermarks(sql, providers)).map((w) => [w.provider, Math.max(1, w.pages)]));
+  const feedRequests = providers.reduce((n, p) => n + (feedPages.get(p) ?? 1) + 1, 0);
 
   const seenSince = await detailsSeenSince(sql);
   let detail = { events: 0, markets: 0 };
@@ -70,6 +81,7 @@ export async function readUniverse(sql: Queryable, request: UniverseRequest): Pr
   return {
     at: now,
     listings,
+    feedRequests,
     seenSince,
     detailEvents: detail.events,
     detailMarkets: detail.markets,

@@ -10,3 +10,4 @@ export { exportWatermarks, exportPartitions } from './exportState.js';
 export { droppedPartitions } from './retention.js';
 export { trades, tradePolls } from './trades.js';
 export * from './analytics.js';
+export { closedFeedWatermarks, closedFeedBackfills, categoryCounts } from './closedFeed.js';

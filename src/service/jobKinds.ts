@@ -2,6 +2,8 @@ import type { Sql } from '../db/connect.js';
 import type { Queryable } from '../sql/queryable.js';
 import { lastCompleteCrawlStart } from '../sql/selectSyncTargets.js';
 import { crawlListings } from '../sync/crawlListings.js';
+import { readCategoryCounts } from '../sync/readCategoryCounts.js';
+import { readClosedFeed } from '../sync/readClosedFeed.js';
 import { maintainRunPartitions } from '../sync/maintainRunPartitions.js';
 import type { ClosingWindow } from '../sync/marketDetailTargets.js';
 import { followTrades } from '../sync/pollTrades.js';
@@ -55,6 +57,8 @@ export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext,
     case 'crawl':
       return async (ctx) => {
         const missing = await crawlListings(ctx);
+        await readClosedFeed(ctx);
+        await readCategoryCounts(ctx);
         await fetchEventMarkets(ctx, missing);
         await maintainRunPartitions(ctx, {
           retentionMonths: settings.retentionMonths ?? null,

@@ -6,6 +6,8 @@
 import { eventBody, marketBody, orderBookBody, type EventBody, type MarketBody, type OrderBookBody } from './shapes/renderBodies.js';
 import { followsLiveService, validateWireShape, type WireShape } from './world/wireShape.js';
 import { createEvent, type NewEventOptions } from './world/createEvent.js';
+import { closedSince, countByCategory, type SimCategoryCount } from './world/closedFeed.js';
+import { addBisonfiEvent, addCategoryEvent, addGxEvent, addUpDownEvent, type AddedCategory } from './world/liveExtras.js';
 import { searchEvents, suggestEvents } from './world/discovery.js';
 import { assignOutcome, closeMarket, delistEvent, settleMarket } from './world/lifecycle.js';
 import { ListingCache, type EventQuery } from './world/listing.js';
@@ -43,6 +45,11 @@ export interface WorldOptions {
    * default is 'live').
    */
   shape?: WireShape;
+  /**
+   * A new 5-minute "up or down" event every this many simulated seconds (world/liveExtras.ts), as
+   * the live service runs them all day; each opens and ends within its 5 minutes. Default 0: none.
+   */
+  upDownEverySec?: number;
 }
 
 export type AddEventOptions = Partial<Omit<NewEventOptions, 'createdAtSec' | 'maxMarkets'>>;
@@ -50,6 +57,8 @@ export type AddEventOptions = Partial<Omit<NewEventOptions, 'createdAtSec' | 'ma
 export class World {
   private readonly state: WorldState;
   private readonly listings: ListingCache;
+  private readonly upDownEverySec: number;
+  private nextUpDownSec: number;
 
   constructor(options: WorldOptions = {}) {
     const markets = options.markets ?? 200;
@@ -65,6 +74,10 @@ export class World {
     const perDay = options.newEventsPerDay ?? Math.max(1, this.state.events.length * 0.05);
     this.state.settings.newEventsPerDay = perDay;
     this.listings = new ListingCache(this.state);
+    const every = options.upDownEverySec ?? 0;
+    if (!Number.isSafeInteger(every) || every < 0) throw new RangeError(`upDownEverySec must be a non-negative integer, got ${every}`);
+    this.upDownEverySec = every;
+    this.nextUpDownSec = this.state.nowSec + every;
   }
 
   get seed(): number {
@@ -84,7 +97,18 @@ export class World {
 
   /** Advances simulated time by whole seconds, firing closes, settlements, new events and trades. */
   step(seconds: number): StepReport {
-    return step(this.state, seconds);
+    if (this.upDownEverySec === 0) return step(this.state, seconds);
+    // Stepped up to each start of an up-or-down event, which then opens at its own instant.
+    const toSec = this.state.nowSec + seconds;
+    const reports: StepReport[] = [];
+    while (this.nextUpDownSec <= toSec) {
+      reports.push(step(this.state, this.nextUpDownSec - this.state.nowSec));
+      const added = addUpDownEvent(this.state);
+      reports.at(-1)!.addedEventIds.push(added.eventId);
+      this.nextUpDownSec += this.upDownEverySec;
+    }
+    reports.push(step(this.state, toSec - this.state.nowSec));
+    return mergeReports(reports);
   }
 
   // ---- reads ----
@@ -107,6 +131,17 @@ export class World {
   /** Exactly what GET /events pages through for this query (active events only). */
   listEvents(query: EventQuery): readonly Readonly<SimEvent>[] {
     return this.listings.list(query);
+  }
+  /** What GET /events/closed pages through: events with a market closed or settled after `sinceSec`. */
+  closedEvents(provider: SimProvider, sinceSec: number): readonly Readonly<SimEvent>[] {
+    return closedSince(this.state, provider, sinceSec);
+  }
+  /** GET /events/categories: the listed events' counts, or every event's with `includeClosed`. */
+  categoryCounts(provider: SimProvider, includeClosed: boolean): SimCategoryCount[] {
+    const events = includeClosed
+      ? this.state.events.filter((e) => e.provider === provider)
+      : this.listEvents({ provider, category: 'all' });
+    return countByCategory(events);
   }
   searchEvents(provider: SimProvider, query: string, limit: number): Readonly<SimEvent>[] {
     return searchEvents(this.listings, provider, query, limit);
@@ -235,6 +270,22 @@ export class World {
     trade(this.state, m);
     this.state.version++;
   }
+  /** A 5-minute (or `durationSec`) "Bitcoin Up or Down" event from now: one market, id suffixed `-0`, quoting one side. */
+  addUpDownEvent(durationSec = 300): string {
+    return addUpDownEvent(this.state, durationSec).eventId;
+  }
+  /** A soccer event of two gx markets with a live score; with `draw`, its Draw market settles with result `draw`. */
+  addGxEvent(options: { draw: boolean; durationSec?: number }): string {
+    return addGxEvent(this.state, options).eventId;
+  }
+  /** A bisonfi forecast event: one market per side. */
+  addBisonfiEvent(durationSec = 3600): string {
+    return addBisonfiEvent(this.state, durationSec).eventId;
+  }
+  /** A binary event in a category the service added (finance, climate & science, weather, mentions). */
+  addCategoryEvent(category: AddedCategory, durationSec?: number): string {
+    return addCategoryEvent(this.state, category, durationSec).eventId;
+  }
   /** Creates an event now; random provider/category unless given. Returns its id. */
   addEvent(opts: AddEventOptions = {}): string {
     const provider = opts.provider ?? randomProvider(this.state);
@@ -246,4 +297,17 @@ export class World {
     m.bookVersion++;
     this.state.version++;
   }
+}
+
+function mergeReports(reports: readonly StepReport[]): StepReport {
+  const traded = new Set(reports.flatMap((r) => r.tradedMarketIds));
+  return {
+    fromSec: reports[0]!.fromSec,
+    toSec: reports.at(-1)!.toSec,
+    closedMarketIds: reports.flatMap((r) => r.closedMarketIds),
+    settledMarketIds: reports.flatMap((r) => r.settledMarketIds),
+    resolvedEventIds: reports.flatMap((r) => r.resolvedEventIds),
+    addedEventIds: reports.flatMap((r) => r.addedEventIds),
+    tradedMarketIds: [...traded],
+  };
 }

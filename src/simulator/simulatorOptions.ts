@@ -22,8 +22,10 @@ export interface SimulatorOptions extends Omit<WorldOptions, 'shape'> {
   rateLimit?: Partial<RateLimit>;
   /** Separate, lower window for requests without `x-api-key`. Default { requests: 60, windowMs: 60_000 }. */
   keylessRateLimit?: Partial<RateLimit>;
-  /** Cap on end - start of list pages (the server returns fewer than asked). Default 20. */
+  /** Cap on end - start of list pages, and the page without `limit` or `end` (the server returns fewer than asked). Default 20. */
   maxPageSize?: number;
+  /** Cap on a GET /events page asked for by `limit` (the service takes 1..100). Default 100. */
+  maxLimit?: number;
   /** Send Retry-After / x-ratelimit-reset as decimal seconds (for short test windows). Default false. */
   subSecondRetryAfter?: boolean;
   /**
@@ -51,6 +53,7 @@ export interface ResolvedOptions {
   rateLimit: RateLimit;
   keylessRateLimit: RateLimit;
   maxPageSize: number;
+  maxLimit: number;
   subSecondRetryAfter: boolean;
   clock: ClockMode;
   stepEveryMs: number;
@@ -84,6 +87,7 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
     tradesPerMarketHour: o.tradesPerMarketHour,
     newEventsPerDay: o.newEventsPerDay,
     settlementLagSec: o.settlementLagSec,
+    upDownEverySec: o.upDownEverySec,
     shape,
   };
   return {
@@ -96,6 +100,7 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
       'keylessRateLimit',
     ),
     maxPageSize: positiveInt('maxPageSize', o.maxPageSize ?? 20),
+    maxLimit: positiveInt('maxLimit', o.maxLimit ?? 100),
     subSecondRetryAfter: o.subSecondRetryAfter ?? false,
     clock,
     stepEveryMs: positiveInt('stepEveryMs', o.stepEveryMs ?? 1000),

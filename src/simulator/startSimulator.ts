@@ -28,6 +28,8 @@ export interface Simulator {
   /** Empties both windows (limits unchanged). */
   resetRateLimits(): void;
   setMaxPageSize(maxPageSize: number): void;
+  /** Caps GET /events pages asked for by `limit` (the server then answers fewer than asked). */
+  setMaxLimit(maxLimit: number): void;
   setApiKey(apiKey: string | undefined): void;
   /** Stops stepping, closes every socket (hung requests included) and the server. Idempotent. */
   stop(): Promise<void>;
@@ -39,7 +41,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const faults = new Faults(world.seed, o.faults);
   const log = new RequestLog(o.requestLogLimit);
   const limiters = { keyed: new SlidingWindowLimiter(o.rateLimit), keyless: new SlidingWindowLimiter(o.keylessRateLimit) };
-  const settings: ServingSettings = { apiKey: o.apiKey, maxPageSize: o.maxPageSize, subSecondRetryAfter: o.subSecondRetryAfter };
+  const settings: ServingSettings = {
+    apiKey: o.apiKey,
+    maxPageSize: o.maxPageSize,
+    maxLimit: o.maxLimit,
+    subSecondRetryAfter: o.subSecondRetryAfter,
+  };
   const server = await startHttpServer({ world, settings, limiters, faults, log, nowMs: o.nowMs }, o.port);
   const driver =
     o.clock === 'realtime'
@@ -70,6 +77,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     setMaxPageSize: (n) => {
       settings.maxPageSize = positiveInt('maxPageSize', n);
+    },
+    setMaxLimit: (n) => {
+      settings.maxLimit = positiveInt('maxLimit', n);
     },
     setApiKey: (key) => {
       settings.apiKey = key;

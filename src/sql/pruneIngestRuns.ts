@@ -1,4 +1,4 @@
-import { crawlCoverage, ingestRuns, rejectedRecords, upstreamShapes } from '../schema/index.js';
+import { categoryCounts, closedFeedWatermarks, crawlCoverage, ingestRuns, rejectedRecords, upstreamShapes } from '../schema/index.js';
 import type { Queryable } from './queryable.js';
 import { sqlNames } from './sqlNames.js';
 
@@ -6,6 +6,8 @@ const { table: runs, col: c } = sqlNames(ingestRuns);
 const coverage = sqlNames(crawlCoverage);
 const rejected = sqlNames(rejectedRecords);
 const shapes = sqlNames(upstreamShapes);
+const counts = sqlNames(categoryCounts);
+const watermarks = sqlNames(closedFeedWatermarks);
 
 /**
  * Runs deleted per call at most, to keep its transaction short: the service's jobs run some 1,600
@@ -17,7 +19,8 @@ export const PRUNED_RUNS_PER_CALL = 5_000;
  * Deletes up to PRUNED_RUNS_PER_CALL runs that finished more than `keepDays` days ago by the
  * database's clock, oldest first, and returns how many went. Kept whatever their age: each job's latest finished run and
  * latest success (readiness and `status` read them), and runs that other rows name (crawl
- * coverage, the quarantine, recorded shapes): their history stays whole.
+ * coverage, the quarantine, recorded shapes, category counts, the closed feed's watermarks): their
+ * history stays whole.
  */
 export async function pruneIngestRuns(sql: Queryable, keepDays: number): Promise<number> {
   const result = await sql`
@@ -39,6 +42,8 @@ export async function pruneIngestRuns(sql: Queryable, keepDays: number): Promise
                            where x.${sql(rejected.col.runId)} = r.${sql(c.runId)} or x.${sql(rejected.col.lastRunId)} = r.${sql(c.runId)})
           and not exists (select from ${sql(shapes.table)} x
                            where x.${sql(shapes.col.firstRunId)} = r.${sql(c.runId)} or x.${sql(shapes.col.lastRunId)} = r.${sql(c.runId)})
+          and not exists (select from ${sql(counts.table)} x where x.${sql(counts.col.runId)} = r.${sql(c.runId)})
+          and not exists (select from ${sql(watermarks.table)} x where x.${sql(watermarks.col.runId)} = r.${sql(c.runId)})
         order by r.${sql(c.finishedAt)}
         limit ${PRUNED_RUNS_PER_CALL}
       )

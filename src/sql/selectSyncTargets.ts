@@ -16,17 +16,24 @@ export type EventTarget = RowOf<typeof EVENT_TARGET>;
 export type MarketTarget = RowOf<typeof MARKET_TARGET>;
 
 /**
- * Events of these providers not seen since `seenBefore` that may still change: unresolved
- * (no winner) or still active. Events leave GET /events when they stop being active, so their
- * winner and final flags come only from their detail.
+ * Events of these providers not seen since `seenBefore` that may still change: still active, or
+ * unresolved (no winner) with a market still unsettled or none stored. Events leave GET /events
+ * when they stop being active, so their winner and final flags come only from their detail. An
+ * inactive event whose every market is settled is final even without a winner (today's shape
+ * sends none): fetching it again would find nothing new, every cycle, for ever.
  */
 export async function selectStaleEvents(sql: Queryable, providers: readonly string[], seenBefore: Date): Promise<EventTarget[]> {
   const c = E.col;
+  const m = M.col;
+  const unsettled = sql`(mk.${sql(m.status)} = 'open' or mk.${sql(m.result)} is null or mk.${sql(m.settlementTime)} is null)`;
   return sql<EventTarget[]>`
-    select ${sql.unsafe(EVENT_TARGET.text)} from ${sql(E.table)}
-    where ${sql(c.provider)} = any(${providers as string[]}::text[]) and ${sql(c.lastSeenAt)} < ${seenBefore}::timestamptz
-      and (${sql(c.winner)} is null or ${sql(c.isActive)} is not false)
-    order by ${sql(c.eventId)}`;
+    select ${sql.unsafe(EVENT_TARGET.text)} from ${sql(E.table)} e
+    where e.${sql(c.provider)} = any(${providers as string[]}::text[]) and e.${sql(c.lastSeenAt)} < ${seenBefore}::timestamptz
+      and (e.${sql(c.isActive)} is not false
+        or (e.${sql(c.winner)} is null
+          and (not exists (select 1 from ${sql(M.table)} mk where mk.${sql(m.eventId)} = e.${sql(c.eventId)})
+            or exists (select 1 from ${sql(M.table)} mk where mk.${sql(m.eventId)} = e.${sql(c.eventId)} and ${unsettled}))))
+    order by e.${sql(c.eventId)}`;
 }
 
 /**

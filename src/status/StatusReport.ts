@@ -78,6 +78,16 @@ export interface ListingStatus {
   completeCrawlsSince: number;
 }
 
+export interface CategoryCompleteness {
+  provider: string;
+  category: string;
+  /** Null when the service's latest counts did not name the category (or were never read). */
+  serviceEvents: number | null;
+  /** Null when the latest complete crawl listed no event of it. */
+  crawledEvents: number | null;
+  countedAt: Date | null;
+}
+
 export interface StatusReport {
   /** The instant every age is measured from. */
   generatedAt: Date;
@@ -88,6 +98,11 @@ export interface StatusReport {
   /** crawl, details, orderbooks (the service's jobs), then sync (the `sync` command's). */
   jobs: JobStatus[];
   freshness: { listings: ListingStatus[]; orderBooks: BookAges };
+  /**
+   * Per provider × category, the service's own event count (GET /events/categories, read with each
+   * crawl) beside what the latest complete crawl listed: a category the crawl misses shows here.
+   */
+  completeness: CategoryCompleteness[];
   /** What was read since `sinceAt`. */
   intake: {
     sinceAt: Date;

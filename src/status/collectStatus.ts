@@ -1,6 +1,7 @@
 import type { Sql } from '../db/connect.js';
 import { JOB_NAMES } from '../service/jobKinds.js';
 import { selectBookAges } from '../sql/selectBookAges.js';
+import { selectCategoryCompleteness } from '../sql/selectCategoryCompleteness.js';
 import { selectCoverageSince } from '../sql/selectCoverageSince.js';
 import { selectHistoryHorizons } from '../sql/selectHistoryHorizons.js';
 import { selectIntakeSince } from '../sql/selectIntakeSince.js';
@@ -106,6 +107,7 @@ export async function collectStatus(sql: Sql, request: StatusRequest): Promise<S
     settings: { ...request.thresholds, sinceAt: since, rateWindowSec: RATE_WINDOW_SEC, rateLimitRpm: request.rateLimitRpm },
     jobs,
     freshness: { listings, orderBooks: facts.books },
+    completeness: facts.completeness,
     intake: {
       sinceAt: since,
       byEndpoint: facts.intake,
@@ -159,6 +161,7 @@ function readFacts(sql: Sql, t: { at: Date; since: Date; rateFrom: Date }) {
     horizons: await selectHistoryHorizons(tx),
     rate: await selectRequestRate(tx, t.rateFrom, t.at),
     trades: await selectTradeActivity(tx, t.since, t.at),
+    completeness: await selectCategoryCompleteness(tx),
   }));
 }
 

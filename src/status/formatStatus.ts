@@ -100,6 +100,25 @@ export function formatStatus(r: StatusReport): string {
           `age p50 ${humanDuration(b.p50AgeSec!)}, p90 ${humanDuration(b.p90AgeSec!)}, max ${humanDuration(b.maxAgeSec!)} (allowed ${humanDuration(s.bookMaxAgeSec)})`,
   );
 
+  if (r.completeness.length > 0) {
+    out.push('', "Completeness: the service's own event count beside the latest complete crawl (! = the crawl listed fewer)");
+    out.push(
+      ...table(
+        [
+          ['', 'provider', 'category', 'service', 'crawled'],
+          ...r.completeness.map((c) => [
+            (c.crawledEvents ?? 0) < (c.serviceEvents ?? 0) ? '!' : '',
+            clean(c.provider, 40),
+            clean(c.category, 40),
+            c.serviceEvents === null ? '-' : humanCount(c.serviceEvents),
+            c.crawledEvents === null ? '-' : humanCount(c.crawledEvents),
+          ]),
+        ],
+        [3, 4],
+      ),
+    );
+  }
+
   const ago = humanDuration((at.getTime() - s.sinceAt.getTime()) / 1000);
   const i = r.intake;
   out.push('', `Since ${iso(s.sinceAt)} (${ago} ago)`);

@@ -5,7 +5,7 @@ import { ALL_CATEGORIES } from '../domain/types.js';
 import { recordCoverage, type CoverageUpdate } from '../sql/recordCoverage.js';
 import { writeEvents } from '../store/writeEvents.js';
 import { writeTransaction } from '../store/writeTransaction.js';
-import { crawlPlan, LISTING_PAGE_SIZE, type Listing } from './crawlPlan.js';
+import { crawlPlan, type Listing } from './crawlPlan.js';
 import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';
 
@@ -64,7 +64,7 @@ async function crawlOne(ctx: SyncContext, listing: Listing, missingMarkets: { ev
       sortBy: 'beginAt',
       sortDirection: 'asc',
     },
-    { pageSize: LISTING_PAGE_SIZE },
+    // Pages of the client's listing page size (PREDICTION_PAGE_SIZE).
   );
   const scope = { runId: ctx.runId, provider };
   // The listing itself, then each category its events carried: coverage of what was actually seen.

@@ -6,10 +6,11 @@ export interface Listing {
 }
 
 /**
- * Events the crawl asks for per listing page. Every public client uses 20 and the upstream may cap
- * pages lower (paging continues from its `pagination.end` either way); `plan` sizes listings with it.
+ * Events the crawl asks for per listing page unless PREDICTION_PAGE_SIZE says otherwise: the
+ * service's largest `limit` (OpenAPI 2026-07-05). The upstream may answer fewer (paging continues
+ * from its `pagination.end` either way); `plan` sizes listings with the configured size.
  */
-export const LISTING_PAGE_SIZE = 20;
+export const LISTING_PAGE_SIZE = 100;
 
 /**
  * The listings a crawl pages. With `all` among the categories (the default), one unfiltered listing

@@ -1,6 +1,8 @@
 import { ApiNotFoundError, type PredictionClient } from '../api/client/index.js';
 import type { Sql } from '../db/connect.js';
 import { crawlListings } from './crawlListings.js';
+import { readCategoryCounts } from './readCategoryCounts.js';
+import { readClosedFeed } from './readClosedFeed.js';
 import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from './refreshDetails.js';
 import { runJob, type JobOptions, type JobResult } from './runJob.js';
 import { maintainRunPartitions } from './maintainRunPartitions.js';
@@ -24,7 +26,8 @@ export type SyncResult = JobResult;
 export const SYNC_JOB = 'sync';
 
 /**
- * One complete cycle: poll the trade feed, crawl the listings, refresh what left them, sweep order books, look after the
+ * One complete cycle: poll the trade feed, crawl the listings, read the closed-events feed and the
+ * service's own counts, refresh what neither feed explained, sweep order books, look after the
  * partitions. Every page or batch commits on its own, so a cycle killed at any point leaves a
  * consistent database and the next one completes the work.
  */
@@ -45,6 +48,8 @@ export function syncCycle(
       ctx.totals.notice('the trade feed (GET /trades) answered 404: no trades were read');
     });
     const missingMarkets = await crawlListings(ctx);
+    await readClosedFeed(ctx);
+    await readCategoryCounts(ctx);
     await fetchEventMarkets(ctx, missingMarkets);
     await refreshStaleEvents(ctx, cycleStart);
     await refreshStaleMarkets(ctx, cycleStart);

@@ -5,6 +5,9 @@ import { createMigrationLockTable } from '../../src/db/withMigrationLock.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 
 const EXPECTED_TABLES = [
+  'category_counts',
+  'closed_feed_backfills',
+  'closed_feed_watermarks',
   'crawl_coverage',
   'dropped_partitions',
   'event_state_history',

@@ -5,7 +5,15 @@
  *
  * - `GET /events?provider=P`: polymarket -> events-page-polymarket (answered as the whole listing:
  *   `hasNext: false`, pagination consistent with the items served); bisonfi -> events-page-bisonfi;
- *   kalshi (no public recording) and any other provider -> an empty listing. `start`/`end` slice it.
+ *   kalshi (no public recording) and any other provider -> an empty listing. `start` with `end` or
+ *   `limit` (at most 100; ignored when `end` is sent) slice it; with neither, a page holds 20, as
+ *   the service's does. `listingSize` pads the polymarket listing with copies of its events under
+ *   new ids (for the cost of a listing of the service's size).
+ * - `GET /events/closed?provider=P&since=`: polymarket -> events-closed-polymarket (constructed
+ *   from the addendum of live-facts: a 5-minute event seen only there, a suffixed id, a one-sided
+ *   market, a gx market with result `draw`, a `liveScore`), whatever `since`; others -> empty.
+ *   Its `timestamp` is the fixture's. `start`/`end` slice it.
+ * - `GET /events/categories?provider=P`: the provider's listing counted per category.
  * - `GET /events/search` -> search-trump. `GET /events/{id}` and `/events/{id}/markets` -> from the
  *   same events (`includeMarkets=false` drops `markets`, as live).
  * - `GET /markets/{id}`: market-detail-live for its id, else the market as nested in its event plus
@@ -63,6 +71,27 @@ export function replayListings(): Record<string, FixtureEvent[]> {
   };
 }
 
+/** What each provider's closed-events feed serves. */
+export function replayClosed(): Record<string, FixtureEvent[]> {
+  return { polymarket: liveFixture<EventsPage>('events-closed-polymarket.json').data, bisonfi: [], kalshi: [] };
+}
+
+/** The polymarket listing padded to `size` events with copies of its own under new ids (POLY-9000000 on). */
+export function paddedListing(events: FixtureEvent[], size: number): FixtureEvent[] {
+  const padded = [...events];
+  for (let i = 0; padded.length < size; i += 1) {
+    const model = events[i % events.length]!;
+    const eventId = `POLY-${9_000_000 + i}`;
+    const markets = model.markets.map((m, j) => ({ ...m, marketId: `POLY-${90_000_000 + i * 10 + j}` }));
+    padded.push({ ...model, eventId, metadata: { ...(model.metadata as Json), eventId }, markets });
+  }
+  return padded;
+}
+
+/** Page size of GET /events without `limit` or `end`, and the largest `limit` it takes. */
+const DEFAULT_PAGE = 20;
+const MAX_LIMIT = 100;
+
 /** The 96-level book's best YES bid in micro-USD (its highest dollar price): 999000. */
 export function bestYesBidMicroUsd(book: { yes_dollars: [string, number][] }): number {
   return Math.max(...book.yes_dollars.map(([dollars]) => Math.round(Number(dollars) * 1_000_000)));
@@ -82,9 +111,12 @@ export interface ReplayServer {
   close(): Promise<void>;
 }
 
-export async function startReplayServer(options: { apiKey?: string } = {}): Promise<ReplayServer> {
+export async function startReplayServer(options: { apiKey?: string; listingSize?: number } = {}): Promise<ReplayServer> {
   const listings = replayListings();
-  const events = Object.values(listings).flat();
+  if (options.listingSize !== undefined) listings.polymarket = paddedListing(listings.polymarket!, options.listingSize);
+  const closed = replayClosed();
+  const closedPage = liveFixture<{ timestamp: string }>('events-closed-polymarket.json');
+  const events = [...Object.values(listings).flat(), ...Object.values(closed).flat()];
   const marketDetail = liveFixture<FixtureMarket>('market-detail-live.json');
   const deepBook = liveFixture<{ yes_dollars: [string, number][] }>('orderbook-96-levels.json');
   const deepBookBid = bestYesBidMicroUsd(deepBook);
@@ -99,9 +131,10 @@ export async function startReplayServer(options: { apiKey?: string } = {}): Prom
       404,
       { type: 'invalid_request_error', message: `${what} not found`, request_id: `replay-${nextRequestId++}` },
     ];
-    const page = <T>(items: T[]) => {
+    const page = <T>(items: T[], defaultSize = items.length) => {
       const start = Number(q.get('start') ?? 0);
-      const end = Math.min(Number(q.get('end') ?? items.length), items.length);
+      const limit = q.get('limit') === null ? defaultSize : Math.min(Number(q.get('limit')), MAX_LIMIT);
+      const end = Math.min(Number(q.get('end') ?? start + limit), items.length);
       const data = items.slice(start, Math.max(start, end));
       return { data, pagination: { start, end: start + data.length, total: items.length, hasNext: start + data.length < items.length } };
     };
@@ -111,7 +144,16 @@ export async function startReplayServer(options: { apiKey?: string } = {}): Prom
       return rest;
     };
     let m: RegExpMatchArray | null;
-    if (pathname === '/events') return [200, page((listings[q.get('provider') ?? 'polymarket'] ?? []).map(withMarkets))];
+    if (pathname === '/events') return [200, page((listings[q.get('provider') ?? 'polymarket'] ?? []).map(withMarkets), DEFAULT_PAGE)];
+    if (pathname === '/events/closed') {
+      return [200, { ...page(closed[q.get('provider') ?? 'polymarket'] ?? [], DEFAULT_PAGE), timestamp: closedPage.timestamp }];
+    }
+    if (pathname === '/events/categories') {
+      const counts = new Map<string, number>();
+      for (const e of listings[q.get('provider') ?? 'polymarket'] ?? [])
+        counts.set(e.category as string, (counts.get(e.category as string) ?? 0) + 1);
+      return [200, { data: [...counts].map(([category, eventCount]) => ({ category, eventCount, subcategories: [] })) }];
+    }
     if (pathname === '/events/search') return [200, search];
     if (pathname === '/trades') return [200, served.trades];
     if ((m = pathname.match(/^\/events\/([^/]+)(\/markets)?$/))) {

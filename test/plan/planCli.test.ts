@@ -63,7 +63,9 @@ describe('cli plan', () => {
       ['books', 'orderbooks', '* * * * *'],
       ['trades', 'trades', '* * * * *'],
     ]);
-    expect(plan.phases[0]!.requestsPerRun).toBe(universe.listings.reduce((n, l) => n + l.pages, 0));
+    // The listings' pages, the closed-events feed's and one count of categories per provider.
+    expect(universe.feedRequests).toBe(2 * KNOWN_PROVIDERS.length);
+    expect(plan.phases[0]!.requestsPerRun).toBe(universe.listings.reduce((n, l) => n + l.pages, 0) + universe.feedRequests);
     // A few dozen open markets at 600 a minute: every book each sweep, most of the budget unused.
     expect(plan.books).toMatchObject({ everySweep: true, sweepEverySec: 60, booksPerSweep: universe.openMarkets });
     const used = plan.phases.reduce((n, p) => n + p.requestsPerMinute, 0);

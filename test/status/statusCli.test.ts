@@ -73,6 +73,7 @@ describe('cli status', () => {
       'settings',
       'jobs',
       'freshness',
+      'completeness',
       'intake',
       'database',
       'requestRate',

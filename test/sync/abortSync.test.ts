@@ -38,6 +38,8 @@ async function syncAbortedAt(db: TestDatabase, endpoint: string, nth: number, op
     baseUrl: sim.url,
     apiKey: API_KEY,
     rateLimit: { requests: 1_000_000, windowMs: 60_000 },
+    // Pages of 20: the listing of 34 events then takes two pages, one after the other.
+    listingPageSize: 20,
     concurrency: 8,
     interceptors: [stamp],
     onRequest,
@@ -68,9 +70,11 @@ describe('a sync whose signal aborts mid-run', () => {
       expect(run.sentAfter).toBe(0);
       const [books] = await db.sql`select count(*)::int as n from prediction.orderbook_snapshots`;
       expect(books!.n).toBe(run.fetchedBefore);
-      // The crawl before it completed and stays committed.
+      // The crawl and the closed-events feed (its default span: the last 24 hours) before it completed and stay committed.
       const [events] = await db.sql`select count(*)::int as n from prediction.events`;
-      expect(events!.n).toBe(sim.world.events().filter((e) => e.isActive).length);
+      const closed = (['kalshi', 'polymarket'] as const).flatMap((p) => sim.world.closedEvents(p, sim.world.nowSec - 86_400));
+      const shown = new Set([...sim.world.events().filter((e) => e.isActive), ...closed].map((e) => e.eventId));
+      expect(events!.n).toBe(shown.size);
       const [row] = await db.sql`select status, error from prediction.ingest_runs where run_id = ${run.result.runId}`;
       expect(row).toEqual({ status: 'aborted', error: 'stopped by a signal' });
     } finally {

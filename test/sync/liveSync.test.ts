@@ -22,6 +22,11 @@ afterAll(async () => {
 
 const liveSync = (sql: Parameters<typeof syncOnce>[0]) => syncOnce(sql, client, sim, { categories: ['all'] });
 const listed = () => sim.world.events().filter((e) => e.isActive);
+/** What a sync is shown: the listings, and the closed-events feed over its default span (the last 24 hours). */
+const shown = () => {
+  const closed = (['kalshi', 'polymarket'] as const).flatMap((p) => sim.world.closedEvents(p, sim.world.nowSec - 86_400));
+  return [...new Map([...listed(), ...closed].map((e) => [e.eventId, e])).values()];
+};
 
 describe('sync on the live shapes', () => {
   it('stores every listed event and market, in every category, with nothing quarantined', async () => {
@@ -32,13 +37,13 @@ describe('sync on the live shapes', () => {
       expect(result.totals.recordsRejected).toBe(0);
       const events = await db.sql`select event_id, category from prediction.events order by event_id`;
       expect(events.map((e) => e.event_id)).toEqual(
-        listed()
+        shown()
           .map((e) => e.eventId)
           .sort(),
       );
       const markets = await db.sql`select market_id from prediction.markets order by market_id`;
       expect(markets.map((m) => m.market_id)).toEqual(
-        listed()
+        shown()
           .flatMap((e) => e.marketIds)
           .sort(),
       );

@@ -3,6 +3,7 @@ import { runCli, type CliResult } from '../helpers/runCli.js';
 import {
   centsOnlyBook,
   liveFixture,
+  replayClosed,
   replayListings,
   startReplayServer,
   type EventsPage,
@@ -43,10 +44,13 @@ async function cli(args: string[], extraEnv: Record<string, string> = {}) {
   return { ...result, requests: server.requests.slice(before) };
 }
 
-/** Each listed event with the provider whose listing served it. */
-const listed: { provider: string; event: FixtureEvent }[] = Object.entries(replayListings()).flatMap(([provider, events]) =>
-  events.map((event) => ({ provider, event })),
-);
+const served = (byProvider: Record<string, FixtureEvent[]>) =>
+  Object.entries(byProvider).flatMap(([provider, events]) => events.map((event) => ({ provider, event })));
+/** Each event of a listing, with the provider whose listing served it. */
+const inListings: { provider: string; event: FixtureEvent }[] = served(replayListings());
+/** Each event stored: the listings', then those the closed-events feed showed (a market of a gx sports event among them). */
+const listed: { provider: string; event: FixtureEvent }[] = [...inListings, ...served(replayClosed())];
+const allMarketsWithProvider = listed.flatMap(({ provider, event }) => event.markets.map((market) => ({ provider, market })));
 const recordedTrades = liveFixture<{ data: FixtureTrade[] }>('trades-2026-07.json');
 const allMarkets = listed.flatMap(({ event }) => event.markets.map((market) => ({ event, market })));
 const openMarketIds = allMarkets
@@ -177,7 +181,9 @@ describe('npm run cli -- sync against replayed live responses', () => {
       .map(({ event, market: { pricing: _pricing, ...m } }) => ({
         market_id: m.marketId,
         event_id: event.eventId,
-        provider: m.provider,
+        // The provider of the listing or feed that served it (what the phases select by): a gx
+        // market of a polymarket event is stored under polymarket, its own `provider` kept in raw.
+        provider: allMarketsWithProvider.find((x) => x.market.marketId === m.marketId)!.provider,
         title: m.title,
         subtitle: null,
         description: null,
@@ -306,11 +312,21 @@ describe('npm run cli -- sync against replayed live responses', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ status: 'succeeded', error: null, records_rejected: 0 });
     const byEndpoint = runs[0]!.records_by_endpoint as Record<string, { accepted: number; accepted_with_drift: number; rejected: number }>;
-    expect(Object.keys(byEndpoint).sort()).toEqual(['/events', '/events#markets', '/orderbook/{marketId}', '/trades']);
+    expect(Object.keys(byEndpoint).sort()).toEqual([
+      '/events',
+      '/events#markets',
+      '/events/closed',
+      '/events/closed#markets',
+      '/orderbook/{marketId}',
+      '/trades',
+    ]);
     for (const counts of Object.values(byEndpoint)) expect(counts.rejected).toBe(0);
     const stored = (endpoint: string) => byEndpoint[endpoint]!.accepted + byEndpoint[endpoint]!.accepted_with_drift;
-    expect(stored('/events')).toBe(listed.length);
-    expect(stored('/events#markets')).toBe(allMarkets.length);
+    const closedEvents = served(replayClosed()).map((c) => c.event);
+    expect(stored('/events')).toBe(inListings.length);
+    expect(stored('/events#markets')).toBe(inListings.reduce((n, l) => n + l.event.markets.length, 0));
+    expect(stored('/events/closed')).toBe(closedEvents.length);
+    expect(stored('/events/closed#markets')).toBe(closedEvents.reduce((n, e) => n + e.markets.length, 0));
     expect(stored('/orderbook/{marketId}')).toBe(openMarketIds.length);
     expect(stored('/trades')).toBe(recordedTrades.data.length);
   });
@@ -339,11 +355,49 @@ describe('npm run cli -- sync against replayed live responses', () => {
     ]);
   });
 
+  it('reads the closed-events feed of each provider: the 5-minute event seen only there is stored with its result', async () => {
+    const feeds = firstSyncRequests.filter((r) => r.path === '/events/closed');
+    expect(feeds.map((r) => r.query.provider).sort()).toEqual([...PROVIDERS].sort());
+    // No watermark yet: the service's own default span.
+    for (const { query } of feeds) expect(query).not.toHaveProperty('since');
+    const markets = await db.sql`select market_id, event_id, status, result, settlement_time from prediction.markets
+      where market_id in ('POLY-2794564-0', 'POLY-558956', 'POLY-2794871-0') order by market_id collate "C"`;
+    expect(
+      markets.map((m) => [m.market_id, m.event_id, m.status, m.result, (m.settlement_time as Date | null)?.toISOString() ?? null]),
+    ).toEqual([
+      ['POLY-2794564-0', 'POLY-2794564', 'closed', 'yes', '2026-07-05T11:55:41.027Z'],
+      ['POLY-2794871-0', 'POLY-2794871', 'open', null, null],
+      ['POLY-558956', 'POLY-558950', 'closed', 'draw', '2026-07-05T10:04:51.220Z'],
+    ]);
+    // The one-sided open market: no NO quote on either side, kept as sent.
+    const [oneSided] = await db.sql`select buy_no_micro_usd::text as buy_no, sell_no_micro_usd::text as sell_no
+      from prediction.pricing_snapshots where market_id = 'POLY-2794871-0'`;
+    expect(oneSided).toEqual({ buy_no: '0', sell_no: '0' });
+    const [watermark] = await db.sql`select read_through from prediction.closed_feed_watermarks where provider = 'polymarket'`;
+    expect((watermark!.read_through as Date).toISOString()).toBe(
+      liveFixture<{ timestamp: string }>('events-closed-polymarket.json').timestamp,
+    );
+    const [scored] = await db.sql`select raw->'liveScore'->>'score' as score from prediction.events where event_id = 'POLY-558950'`;
+    expect(scored!.score).toBe('1-1');
+  });
+
+  it('stores the service’s own event counts per category beside the run', async () => {
+    const counts =
+      await db.sql`select provider, category, event_count from prediction.category_counts order by provider collate "C", category collate "C"`;
+    const expected = inListings.reduce(
+      (m, { provider, event }) => m.set(`${provider}\u0000${event.category}`, (m.get(`${provider}\u0000${event.category}`) ?? 0) + 1),
+      new Map<string, number>(),
+    );
+    expect(counts.map((c) => [c.provider, c.category, c.event_count])).toEqual(
+      [...expected].map(([key, n]) => [...key.split('\u0000'), n]).sort((a, b) => (`${a[0]}/${a[1]}` < `${b[0]}/${b[1]}` ? -1 : 1)),
+    );
+  });
+
   it('records coverage of each provider’s listing (`all`) and of every category it showed', async () => {
     const rows =
       await db.sql`select provider, category, events_seen, complete from prediction.crawl_coverage order by provider collate "C", category collate "C"`;
     const expected = PROVIDERS.flatMap((provider) => {
-      const events = listed.filter((l) => l.provider === provider).map((l) => l.event);
+      const events = inListings.filter((l) => l.provider === provider).map((l) => l.event);
       const categories = [...new Set(events.map((e) => e.category as string))];
       return [
         { provider, category: 'all', events_seen: events.length, complete: true },

@@ -86,7 +86,9 @@ describe('sync cycle', () => {
       h.sim.world.setPrice(priced, { buyYesPriceUsd: 810_000, sellYesPriceUsd: 790_000 });
 
       const result = await syncOnce(db.sql, c, h.sim);
-      expect(result.totals.requestsByStatus['/events/{eventId}']).toBeDefined();
+      // The closed-events feed showed the delisted event whole: no detail request is left to make for it.
+      expect(result.totals.requestsByStatus['/events/closed']).toBeDefined();
+      expect(result.totals.requestsByStatus['/events/{eventId}']).toBeUndefined();
       const after = await historyRowCounts(db.sql);
       expect(after.market_state_history - before.market_state_history).toBe(2);
       expect(after.pricing_snapshots - before.pricing_snapshots).toBeGreaterThanOrEqual(1);

@@ -138,6 +138,14 @@ export interface PredictionClientOptions {
   readonly maxOrderBookBytes?: number;
 
   /**
+  Events asked for per page of GET /events (its `limit`, 1..100) when a call of `iterateEvents`
+  names no page size. The server may answer fewer; paging follows what it answered.
+
+  @default 100
+  */
+  readonly listingPageSize?: number;
+
+  /**
   Called after every attempt that was sent, for metrics. Exceptions it throws are logged and ignored.
 
   @default undefined
@@ -204,6 +212,7 @@ export function resolveClientOptions(options: PredictionClientOptions): Resolved
     requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
     maxResponseBytes: options.maxResponseBytes ?? 32 * 1024 * 1024,
     maxOrderBookBytes: options.maxOrderBookBytes ?? 4 * 1024 * 1024,
+    listingPageSize: options.listingPageSize ?? 100,
     onRequest: options.onRequest,
     logger: options.logger,
     random: options.random ?? Math.random,
@@ -221,6 +230,7 @@ export function resolveClientOptions(options: PredictionClientOptions): Resolved
     requestTimeoutMs: resolved.requestTimeoutMs,
     maxResponseBytes: resolved.maxResponseBytes,
     maxOrderBookBytes: resolved.maxOrderBookBytes,
+    listingPageSize: resolved.listingPageSize,
     maxRateLimitWaitMs: resolved.maxRateLimitWaitMs,
     'defaultRateLimitPause.initialMs': resolved.defaultRateLimitPause.initialMs,
   };

@@ -2,6 +2,7 @@
 import { setMaxListeners } from 'node:events';
 import {
   DEFAULT_PROVIDER,
+  type CategoryCount,
   type Checked,
   type Event,
   type Market,
@@ -10,7 +11,9 @@ import {
   type Trade,
 } from '../../domain/types.js';
 import {
+  closedEventsRequest,
   ENDPOINTS,
+  eventCategoriesRequest,
   getEventRequest,
   getMarketRequest,
   getOrderBookRequest,
@@ -19,7 +22,10 @@ import {
   listTradesRequest,
   searchEventsRequest,
   suggestedEventsRequest,
+  LIST_EVENTS_LIMIT,
   type ApiRequest,
+  type ClosedEventsParams,
+  type EventCategoriesParams,
   type GetEventParams,
   type ListEventsParams,
   type ProviderParams,
@@ -28,7 +34,9 @@ import {
 import { ApiKeyMissingError, ApiResponseShapeError, ApiResponseTooLargeError } from '../errors.js';
 import {
   parseEvent,
+  parseClosedEventList,
   parseEventArray,
+  parseEventCategories,
   parseEventList,
   parseMarket,
   parseMarketList,
@@ -48,6 +56,11 @@ export interface EventList {
   pagination: Pagination;
 }
 
+/** GET /events/closed: a list, and when the service generated it (null when it did not say readably). */
+export interface ClosedEventList extends EventList {
+  generatedAt: Date | null;
+}
+
 export interface MarketList {
   markets: Checked<Market>[];
   pagination: Pagination;
@@ -56,6 +69,10 @@ export interface MarketList {
 /** The read endpoints of the spec, one method each, over one rate-limited queue. */
 export interface PredictionClient {
   listEvents(params?: ListEventsParams): Promise<EventList>;
+  /** Events that ended or changed since `params.since` (GET /events/closed). */
+  listClosedEvents(params?: ClosedEventsParams): Promise<ClosedEventList>;
+  /** The provider's own event counts per category (GET /events/categories); `unreadable` entries skipped. */
+  getEventCategories(params?: EventCategoriesParams): Promise<{ categories: CategoryCount[]; unreadable: number }>;
   getEvent(eventId: string, params?: GetEventParams): Promise<Checked<Event>>;
   getSuggestedEvents(pubkey: string, params?: ProviderParams): Promise<{ events: Checked<Event>[] }>;
   searchEvents(query: string, params?: SearchEventsParams): Promise<{ events: Checked<Event>[] }>;
@@ -66,7 +83,18 @@ export interface PredictionClient {
   /** GET /trades: the service's latest fills, newest first (20 on the live service). */
   listTrades(): Promise<{ trades: Checked<Trade>[] }>;
   /** Every page of GET /events for these filters, duplicates across pages dropped. */
-  iterateEvents(params?: Omit<ListEventsParams, 'start' | 'end'>, paging?: PageOptions): AsyncGenerator<Page<Event>, void, undefined>;
+  iterateEvents(
+    params?: Omit<ListEventsParams, 'start' | 'end' | 'limit'>,
+    paging?: PageOptions,
+  ): AsyncGenerator<Page<Event>, void, undefined>;
+  /**
+   * Every page of GET /events/closed for this provider and `since`, duplicates across pages
+   * dropped; each page's `meta` is when the service generated it.
+   */
+  iterateClosedEvents(
+    params?: Omit<ClosedEventsParams, 'start' | 'end'>,
+    paging?: PageOptions,
+  ): AsyncGenerator<Page<Event, Date | null>, void, undefined>;
   /** Every page of GET /events/{eventId}/markets, duplicates across pages dropped. */
   iterateEventMarkets(eventId: string, paging?: PageOptions): AsyncGenerator<Page<Market>, void, undefined>;
   /**
@@ -107,7 +135,15 @@ export function createPredictionClient(options: PredictionClientOptions): Predic
   const base = parseBaseUrl(resolved.baseUrl);
   const executor = new RequestExecutor({ ...resolved, apiKey: resolved.apiKey || undefined }, base);
 
-  const shared: Shared = { executor, basePath: base.basePath, maxOrderBookBytes: resolved.maxOrderBookBytes };
+  if (resolved.listingPageSize > LIST_EVENTS_LIMIT.max) {
+    throw new RangeError(`Option listingPageSize must be at most ${LIST_EVENTS_LIMIT.max}, got ${resolved.listingPageSize}`);
+  }
+  const shared: Shared = {
+    executor,
+    basePath: base.basePath,
+    maxOrderBookBytes: resolved.maxOrderBookBytes,
+    listingPageSize: resolved.listingPageSize,
+  };
   return clientView(shared, { priority: 0, observe: undefined, signals: [] });
 }
 
@@ -116,6 +152,7 @@ interface Shared {
   readonly executor: RequestExecutor;
   readonly basePath: string;
   readonly maxOrderBookBytes: number;
+  readonly listingPageSize: number;
 }
 
 interface ViewOptions {
@@ -151,6 +188,13 @@ function clientView(shared: Shared, view: ViewOptions): PredictionClient {
     async listEvents(params = {}) {
       const provider = params.provider ?? DEFAULT_PROVIDER;
       return get(listEventsRequest(params), (body) => parseEventList(body, { provider }));
+    },
+    async listClosedEvents(params = {}) {
+      const provider = params.provider ?? DEFAULT_PROVIDER;
+      return get(closedEventsRequest(params), (body) => parseClosedEventList(body, { provider }));
+    },
+    async getEventCategories(params = {}) {
+      return get(eventCategoriesRequest(params), (body) => parseEventCategories(body));
     },
     async getEvent(eventId, params = {}) {
       // The detail endpoint takes no provider: ids are unique across providers.
@@ -188,8 +232,24 @@ function clientView(shared: Shared, view: ViewOptions): PredictionClient {
       return paginate(
         ENDPOINTS.listEvents,
         async (start, end) => {
-          const { events, pagination } = await client.listEvents({ ...params, start, end });
+          // `limit` rather than `end`: the page size the service's OpenAPI (2026-07-05) names, up to
+          // 100, and ignored when `end` is sent. Only a page larger than that is asked for by `end`.
+          const size = end - start;
+          const range = size <= LIST_EVENTS_LIMIT.max ? { start, limit: size } : { start, end };
+          const { events, pagination } = await client.listEvents({ ...params, ...range });
           return { items: events, pagination };
+        },
+        (event) => event.eventId,
+        { ...paging, pageSize: paging.pageSize ?? shared.listingPageSize },
+      );
+    },
+    iterateClosedEvents(params = {}, paging = {}) {
+      closedEventsRequest(params);
+      return paginate<Event, Date | null>(
+        ENDPOINTS.closedEvents,
+        async (start, end) => {
+          const { events, pagination, generatedAt } = await client.listClosedEvents({ ...params, start, end });
+          return { items: events, pagination, meta: generatedAt };
         },
         (event) => event.eventId,
         paging,

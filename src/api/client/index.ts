@@ -1,5 +1,11 @@
 /** The API client's public surface. */
-export { createPredictionClient, type PredictionClient, type EventList, type MarketList } from './createPredictionClient.js';
+export {
+  createPredictionClient,
+  type PredictionClient,
+  type EventList,
+  type ClosedEventList,
+  type MarketList,
+} from './createPredictionClient.js';
 export type { PredictionClientOptions, ClientLogger } from './PredictionClientOptions.js';
 export type { ClientStats } from './ClientStats.js';
 export type { RequestEvent } from './RequestEvent.js';
@@ -12,4 +18,6 @@ export type {
   ProviderParams,
   SearchEventsParams,
   ListEventMarketsParams,
+  ClosedEventsParams,
+  EventCategoriesParams,
 } from '../endpoints/requests.js';

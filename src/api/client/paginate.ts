@@ -4,11 +4,13 @@ import { ApiPaginationError } from '../errors.js';
 import { pageBudget } from './pageBudget.js';
 
 /** One page of a paginated list, as it arrived, minus items already seen on earlier pages. */
-export interface Page<T> {
+export interface Page<T, M = undefined> {
   readonly items: Checked<T>[];
   readonly pagination: Pagination;
   /** 0 for the first page. */
   readonly pageIndex: number;
+  /** What else the page's answer said (GET /events/closed: when it was generated). */
+  readonly meta?: M;
 }
 
 export interface PageOptions {
@@ -19,8 +21,8 @@ export interface PageOptions {
   */
   readonly start?: number;
   /**
-  Items asked for per request (`end = start + pageSize`). Every public client uses 20, and the
-  server may cap it lower: paging always continues from the answer's `pagination.end`.
+  Items asked for per request (`end = start + pageSize`, or `limit` where the endpoint takes one).
+  The server may answer fewer: paging always continues from the answer's `pagination.end`.
 
   @default 20
   */
@@ -34,7 +36,10 @@ export interface PageOptions {
   readonly maxPages?: number;
 }
 
-export type FetchPage<T> = (start: number, end: number) => Promise<{ items: Checked<T>[]; pagination: Pagination }>;
+export type FetchPage<T, M = undefined> = (
+  start: number,
+  end: number,
+) => Promise<{ items: Checked<T>[]; pagination: Pagination; meta?: M }>;
 
 /**
  * Walks a zero-based, half-open paginated list page by page (so a caller can commit a page at a
@@ -47,12 +52,12 @@ export type FetchPage<T> = (start: number, end: number) => Promise<{ items: Chec
  * `end` that does not advance, runs far past the page asked for or past `total`, or a page made
  * only of ids this listing already gave.
  */
-export async function* paginate<T>(
+export async function* paginate<T, M = undefined>(
   endpoint: string,
-  fetchPage: FetchPage<T>,
+  fetchPage: FetchPage<T, M>,
   idOf: (record: T) => string,
   options: PageOptions = {},
-): AsyncGenerator<Page<T>, void, undefined> {
+): AsyncGenerator<Page<T, M>, void, undefined> {
   const pageSize = optionalInt(endpoint, 'pageSize', options.pageSize, { min: 1 }) ?? 20;
   const maxPages = optionalInt(endpoint, 'maxPages', options.maxPages, { min: 1 }) ?? 10_000;
   let start = optionalInt(endpoint, 'start', options.start, { min: 0 }) ?? 0;
@@ -61,7 +66,7 @@ export async function* paginate<T>(
   const budget = pageBudget(pageSize);
   for (let pageIndex = 0; ; pageIndex += 1) {
     if (pageIndex >= maxPages) throw fault(`still hasNext after ${maxPages} pages (at start=${start})`);
-    const { items, pagination } = await fetchPage(start, start + pageSize);
+    const { items, pagination, meta } = await fetchPage(start, start + pageSize);
     const fresh = items.filter((item) => {
       const id = item.ok ? idOf(item.value) : item.rejection.entityId;
       if (id === null) return true;
@@ -69,7 +74,7 @@ export async function* paginate<T>(
       seen.add(id);
       return true;
     });
-    yield { items: fresh, pagination, pageIndex };
+    yield meta === undefined ? { items: fresh, pagination, pageIndex } : { items: fresh, pagination, pageIndex, meta };
     if (!pagination.hasNext) return;
     const { end } = pagination;
     const at = `page at start=${start} (pagination.end=${end}, total=${pagination.total}, hasNext=true)`;

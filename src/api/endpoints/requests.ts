@@ -29,6 +29,11 @@ export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 export const EVENT_FILTERS = ['new', 'live', 'trending', 'upcoming'] as const;
 /** Spec 4.4: `limit` of a search. */
 export const SEARCH_LIMIT = { min: 1, max: 20 } as const;
+/**
+ * `limit` of GET /events: the page size, at most 100 (the service's OpenAPI of 2026-07-05; it is
+ * ignored when `end` is sent, so a listing sends `start` and `limit`).
+ */
+export const LIST_EVENTS_LIMIT = { min: 1, max: 100 } as const;
 /** Spec 4.4: length of a search query, in characters. */
 export const SEARCH_QUERY_CHARS = { min: 1, max: 200 } as const;
 
@@ -47,6 +52,10 @@ export const ENDPOINTS = {
   suggestedEvents: '/events/suggested/{pubkey}',
   searchEvents: '/events/search',
   listEventMarkets: '/events/{eventId}/markets',
+  /** Events that ended or changed since `since` (OpenAPI 2026-07-05): `{data, pagination, timestamp}`. */
+  closedEvents: '/events/closed',
+  /** Event counts per category and subcategory (OpenAPI 2026-07-05): `{data: EventCategory[]}`. */
+  eventCategories: '/events/categories',
   getMarket: '/markets/{marketId}',
   getOrderBook: '/orderbook/{marketId}',
   /** The global trade feed: the latest 20 fills, newest first; no paging (service OpenAPI 2026-07-05). */
@@ -65,6 +74,8 @@ export interface ListEventsParams {
   /** Zero-based index of the first item (upstream: half-open [start, end)). */
   start?: number;
   end?: number;
+  /** Page size, 1..100; the service ignores it when `end` is sent. */
+  limit?: number;
   category?: Category;
   subcategory?: string;
   sortBy?: (typeof SORT_BY)[number];
@@ -88,6 +99,18 @@ export interface SearchEventsParams extends ProviderParams {
   limit?: number;
 }
 
+export interface ClosedEventsParams extends ProviderParams {
+  /** Unix seconds (> 0): events updated after it. The service's default is the last 24 hours. */
+  since?: number;
+  start?: number;
+  end?: number;
+}
+
+export interface EventCategoriesParams extends ProviderParams {
+  /** Count inactive events and events with only closed markets too; the service's default is false. */
+  includeClosed?: boolean;
+}
+
 export interface ListEventMarketsParams {
   start?: number;
   end?: number;
@@ -101,12 +124,31 @@ export function listEventsRequest(params: ListEventsParams = {}): ApiRequest {
     includeAllMarkets: optionalBoolean(e, 'includeAllMarkets', params.includeAllMarkets),
     start: optionalInt(e, 'start', params.start, { min: 0 }),
     end: optionalInt(e, 'end', params.end, { min: 0 }),
+    limit: optionalInt(e, 'limit', params.limit, LIST_EVENTS_LIMIT),
     category: optionalEnum(e, 'category', params.category, CATEGORIES),
     // A label, not an id, but of the same kind and bound as the subcategories the service sends.
     subcategory: optionalString(e, 'subcategory', params.subcategory, MAX_ID_CHARS),
     sortBy: optionalEnum(e, 'sortBy', params.sortBy, SORT_BY),
     sortDirection: optionalEnum(e, 'sortDirection', params.sortDirection, SORT_DIRECTIONS),
     filter: optionalEnum(e, 'filter', params.filter, EVENT_FILTERS),
+  });
+}
+
+export function closedEventsRequest(params: ClosedEventsParams = {}): ApiRequest {
+  const e = ENDPOINTS.closedEvents;
+  return build(e, '/events/closed', {
+    provider: optionalProvider(e, params.provider),
+    since: optionalInt(e, 'since', params.since, { min: 1 }),
+    start: optionalInt(e, 'start', params.start, { min: 0 }),
+    end: optionalInt(e, 'end', params.end, { min: 0 }),
+  });
+}
+
+export function eventCategoriesRequest(params: EventCategoriesParams = {}): ApiRequest {
+  const e = ENDPOINTS.eventCategories;
+  return build(e, '/events/categories', {
+    provider: optionalProvider(e, params.provider),
+    includeClosed: optionalBoolean(e, 'includeClosed', params.includeClosed),
   });
 }
 

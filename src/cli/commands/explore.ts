@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { PredictionClient } from '../../api/client/index.js';
 import {
+  closedEventsRequest,
+  eventCategoriesRequest,
   getEventRequest,
   getMarketRequest,
   getOrderBookRequest,
@@ -8,6 +10,7 @@ import {
   listEventsRequest,
   searchEventsRequest,
   suggestedEventsRequest,
+  type ClosedEventsParams,
   type ListEventsParams,
 } from '../../api/endpoints/requests.js';
 import { createClientFromConfig } from '../../app/createClientFromConfig.js';
@@ -47,6 +50,7 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
     .option('--subcategory <subcategory>', 'subcategory filter, passed as given')
     .option('--start <n>', 'zero-based index of the first event', numeric)
     .option('--end <n>', 'index after the last event', numeric)
+    .option('--limit <n>', 'events in the page, 1 to 100 (ignored by the service with --end; its default: 20)', numeric)
     .option('--include-markets', "embed each event's markets")
     .option('--include-all-markets', 'every sports market type (spread, totals), not only moneyline')
     .option('--sort-by <field>', 'volume or beginAt')
@@ -59,6 +63,7 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
         subcategory: opts.subcategory,
         start: opts.start,
         end: opts.end,
+        limit: opts.limit,
         includeMarkets: opts.includeMarkets === true ? true : undefined,
         includeAllMarkets: opts.includeAllMarkets === true ? true : undefined,
         sortBy: opts.sortBy,
@@ -68,6 +73,36 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
       await run(
         () => listEventsRequest(params),
         (client) => client.listEvents(params),
+        params.provider,
+      );
+    });
+
+  program
+    .command('closed')
+    .description('GET /events/closed: one page of the events that ended or changed since a time')
+    .option('--provider <provider>', 'kalshi, polymarket or bisonfi (server default: polymarket)', providerName)
+    .option('--since <unix seconds>', 'events updated after it (server default: the last 24 hours)', numeric)
+    .option('--start <n>', 'zero-based index of the first event', numeric)
+    .option('--end <n>', 'index after the last event', numeric)
+    .action(async (opts: ClosedEventsParams) => {
+      const params: ClosedEventsParams = { provider: opts.provider, since: opts.since, start: opts.start, end: opts.end };
+      await run(
+        () => closedEventsRequest(params),
+        (client) => client.listClosedEvents(params),
+        params.provider,
+      );
+    });
+
+  program
+    .command('categories')
+    .description("GET /events/categories: the provider's event counts per category and subcategory")
+    .option('--provider <provider>', 'kalshi, polymarket or bisonfi (server default: polymarket)', providerName)
+    .option('--include-closed', 'count ended events too')
+    .action(async (opts: { provider?: string; includeClosed?: boolean }) => {
+      const params = { provider: opts.provider, includeClosed: opts.includeClosed === true ? true : undefined };
+      await run(
+        () => eventCategoriesRequest(params),
+        (client) => client.getEventCategories(params),
         params.provider,
       );
     });

@@ -42,6 +42,7 @@ export function registerPlan(program: Command, deps: { getConfig: () => Readonly
           categories: config.categories,
           orderBookMaxAgeSec: config.orderBookMaxAgeSec,
           now: new Date(),
+          pageSize: config.pageSize,
         }).catch((error: unknown) => {
           if (NOT_MIGRATED.has((error as { code?: string }).code ?? '')) return null;
           throw error;

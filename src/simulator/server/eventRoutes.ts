@@ -15,16 +15,18 @@ import type { RouteContext } from './routeContext.js';
 /** Search `limit` when absent: the spec gives only the bounds 1..20. */
 export const DEFAULT_SEARCH_LIMIT = 10;
 const MAX_QUERY_CHARS = 200;
+/** GET /events `limit`: at most 100 (the service's OpenAPI, 2026-07-05). */
+export const MAX_LIMIT = 100;
 
 const live = (ctx: RouteContext) => followsLiveService(ctx.world.shape);
 // The spec knew two providers; the live service also takes bisonfi (an empty listing here).
-const provider = (ctx: RouteContext): SimProvider =>
+export const provider = (ctx: RouteContext): SimProvider =>
   ctx.query.oneOf<SimProvider>('provider', live(ctx) ? LIVE_PROVIDERS : KNOWN_PROVIDERS) ?? DEFAULT_PROVIDER;
 
 /** 'empty': a `markets: []` key whatever the event has (live search). */
 type EmbeddedMarkets = boolean | 'empty';
 
-function renderListed(ctx: RouteContext, events: readonly SimEvent[], markets: EmbeddedMarkets, isRecommended = false) {
+export function renderListed(ctx: RouteContext, events: readonly SimEvent[], markets: EmbeddedMarkets, isRecommended = false) {
   return events.map((e) => {
     const body = ctx.world.eventBody(e.eventId, { includeMarkets: markets === true, isRecommended })!;
     if (markets === 'empty') body.markets = [];
@@ -55,7 +57,12 @@ export function listEvents(ctx: RouteContext) {
   const withMarkets = includeMarkets(ctx);
   const start = q.nonNegativeInt('start');
   const end = q.nonNegativeInt('end');
-  const { page, pagination } = paginate(ctx.world.listEvents(query), start, end, ctx.maxPageSize);
+  const limit = q.intInRange('limit', 1, MAX_LIMIT);
+  // `limit` is ignored when `end` is sent (the service's OpenAPI, 2026-07-05).
+  const { page, pagination } =
+    limit !== undefined && end === undefined
+      ? paginate(ctx.world.listEvents(query), start, (start ?? 0) + limit, ctx.maxLimit)
+      : paginate(ctx.world.listEvents(query), start, end, ctx.maxPageSize);
   return { data: renderListed(ctx, page, withMarkets), pagination };
 }
 

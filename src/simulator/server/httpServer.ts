@@ -28,6 +28,8 @@ export interface ServingSettings {
   apiKey: string | undefined;
   /** Cap on end - start for list endpoints. */
   maxPageSize: number;
+  /** Cap on a GET /events page asked for by `limit`. */
+  maxLimit: number;
   /** Rate-limit headers in decimal seconds instead of integer seconds (for short test windows). */
   subSecondRetryAfter: boolean;
 }
@@ -87,6 +89,7 @@ export async function startHttpServer(deps: ServerDeps, port: number): Promise<R
         query: new QueryParams(url.searchParams),
         params: handler.params,
         maxPageSize: deps.settings.maxPageSize,
+        maxLimit: deps.settings.maxLimit,
         recordFaults: { seed: deps.world.seed, faults: deps.faults.get() },
         faults: deps.faults,
       };

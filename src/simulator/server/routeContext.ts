@@ -10,6 +10,8 @@ export interface RouteContext {
   /** Path identifiers, decoded, in path order. */
   params: string[];
   maxPageSize: number;
+  /** Cap on a GET /events page asked for by `limit`. */
+  maxLimit: number;
   /** Record-level faults (malformed, drift, null books), applied on top of the shape profile. */
   recordFaults: ShapeContext;
   faults: Faults;

@@ -4,6 +4,7 @@
  * spec requires identifiers of length >= 1; a path matching no route is a 404.
  */
 import { eventMarkets, getEvent, listEvents, searchEvents, suggestedEvents } from './eventRoutes.js';
+import { closedEvents, eventCategories } from './feedRoutes.js';
 import { badRequest, notFound } from './httpErrors.js';
 import { getMarket, getOrderBook } from './marketRoutes.js';
 import type { RouteHandler } from './routeContext.js';
@@ -31,6 +32,8 @@ export function resolveRoute(path: string): Route {
   if (head === 'events') {
     if (n === 1) return { handler: listEvents, params: [] };
     if (n === 2 && a === 'search') return { handler: searchEvents, params: [] };
+    if (n === 2 && a === 'closed') return { handler: closedEvents, params: [] };
+    if (n === 2 && a === 'categories') return { handler: eventCategories, params: [] };
     if (a === 'suggested' && n <= 3) return { handler: suggestedEvents, params: [id(b, 'pubkey')] };
     if (n === 2) return { handler: getEvent, params: [id(a, 'eventId')] };
     if (n === 3 && b === 'markets') return { handler: eventMarkets, params: [id(a, 'eventId')] };

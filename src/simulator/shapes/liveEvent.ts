@@ -10,6 +10,7 @@ import type { SimEvent, SimMarket } from '../world/simTypes.js';
 import { isLive } from '../world/wire.js';
 import type { WorldState } from '../world/worldState.js';
 import { slugOf } from './fakeIdentifiers.js';
+import { flavorEvent } from './liveFlavors.js';
 import type { LiveEvent } from '../../wire/liveShapes.js';
 
 const DAY_SEC = 86_400;
@@ -47,7 +48,7 @@ const closeTimeSec = (markets: readonly SimMarket[]) => Math.max(...markets.map(
 export function renderLiveEvent(state: WorldState, e: SimEvent): LiveEvent {
   const live = isLive(e, state.nowSec);
   const markets = e.marketIds.map((id) => state.marketsById.get(id)!);
-  return {
+  return flavorEvent(state, e, {
     eventId: e.eventId,
     ...(e.provider === 'polymarket' ? {} : { provider: e.provider }),
     isActive: e.isActive,
@@ -71,5 +72,5 @@ export function renderLiveEvent(state: WorldState, e: SimEvent): LiveEvent {
     closeCondition: e.closeCondition,
     rulesPdf: '',
     sportsMarketGroups: [],
-  };
+  });
 }

@@ -10,6 +10,7 @@ import { marketRules } from '../world/wire.js';
 import type { WorldState } from '../world/worldState.js';
 import { clobTokenIds, resultPubkey } from './fakeIdentifiers.js';
 import { emptyBookSide } from './liveBook.js';
+import { flavorMarket } from './liveFlavors.js';
 import type { LiveMarket, LivePricing } from '../../wire/liveShapes.js';
 
 /** Share of markets sent with `imageUrl: null`. */
@@ -53,7 +54,7 @@ export function renderLiveMarket(state: WorldState, m: SimMarket, opts: LiveMark
   const event: SimEvent = state.eventsById.get(m.eventId)!;
   const pricing = livePricing(seed, m);
   const teams = isTeamMarket(event);
-  return {
+  return flavorMarket(state, m, {
     provider: event.provider,
     marketId: m.marketId,
     ...(opts.detail ? { eventId: m.eventId } : {}),
@@ -82,5 +83,5 @@ export function renderLiveMarket(state: WorldState, m: SimMarket, opts: LiveMark
     sportsMarketType: teams ? 'moneyline' : null,
     sportsLine: null,
     gameNumber: null,
-  };
+  });
 }

@@ -28,7 +28,9 @@ describe('page iterator', () => {
     // item (a list reshuffling under a volume sort). One record per page cannot be read soundly (a title holding NUL, which Postgres cannot store).
     server = await startRecordingServer((a) => {
       const start = Number(a.query.get('start'));
-      const end = Math.min(Number(a.query.get('end')), start + 7, TOTAL);
+      // A listing asks by `limit` (the page size), as the service takes it.
+      expect(a.query.get('end')).toBeNull();
+      const end = Math.min(start + Number(a.query.get('limit')), start + 7, TOTAL);
       const from = start === 0 ? 0 : start - 1;
       const data = ids.slice(from, end).map((id, i) => (i === 1 ? { ...wireEvent(id), title: 'a\u0000b' } : wireEvent(id)));
       return { json: { data, pagination: { start, end, total: TOTAL, hasNext: end < TOTAL } } };
@@ -47,9 +49,9 @@ describe('page iterator', () => {
     expect(seen).toEqual(ids);
     expect(rejected).toBeGreaterThan(0);
     expect(pageIndexes).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    // Each request continues from the previous answer's end, asking for a page of 20.
-    expect(server.arrivals.map((a) => [a.query.get('start'), a.query.get('end')])).toEqual(
-      [0, 7, 14, 21, 28, 35, 42, 49].map((s) => [String(s), String(s + 20)]),
+    // Each request continues from the previous answer's end, asking for a page of 100 (the default `limit`).
+    expect(server.arrivals.map((a) => [a.query.get('start'), a.query.get('limit')])).toEqual(
+      [0, 7, 14, 21, 28, 35, 42, 49].map((s) => [String(s), '100']),
     );
     expect(server.arrivals.every((a) => a.query.get('provider') === 'kalshi' && a.query.get('category') === 'crypto')).toBe(true);
   });
@@ -165,7 +167,8 @@ describe('a listing that would page without end is an upstream fault (exit 5), f
   it.each([
     ['an end of 1e15', 1e15, 10_000, /jumps past the 1 items/],
     ['an end past what could still be sent', Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, /jumps past/],
-    ['an end far past the total', 200, 100, /jumps past|runs past pagination\.total 100/],
+    // Far past at the default page of 100: beyond the two pages of margin.
+    ['an end far past the total', 400, 100, /jumps past|runs past pagination\.total 100/],
   ])('%s is an upstream fault, never a usage error, and is not sent on', async (_label, end, total, message) => {
     server = await startRecordingServer(() => ({
       json: { data: [wireEvent('POLY-1')], pagination: { start: 0, end, total, hasNext: true } },

@@ -14,7 +14,8 @@ describe('client against the simulator', () => {
   });
 
   it('pages every active event of a provider exactly once through a capped page size', async () => {
-    sim = await startSimulator({ shape: 'spec', seed: 7, markets: 300, apiKey: TEST_KEY, maxPageSize: 7, clock: 'manual' });
+    // Pages asked for by `limit` (100) and answered 7 at a time: paging follows what the server answered.
+    sim = await startSimulator({ shape: 'spec', seed: 7, markets: 300, apiKey: TEST_KEY, maxLimit: 7, clock: 'manual' });
     client = testClient(sim.url);
     const expected = sim.world.listEvents({ provider: 'kalshi', category: 'all', sortBy: 'beginAt' }).map((e) => e.eventId);
     expect(expected.length).toBeGreaterThan(20);
