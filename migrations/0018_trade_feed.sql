@@ -153,21 +153,6 @@ SELECT p.poll_id, p.run_id, p.polled_at, p.covers_from, p.covers_to, p.gap_befor
 --> statement-breakpoint
 COMMENT ON VIEW "analytics"."trade_coverage" IS 'One row per poll of the trade feed. Every trade made from covers_from to covers_to was seen by that poll; gap_before is true when trades between the previous poll''s covers_to and this covers_from may be missing (the feed holds only its latest rows, and more came between two polls), and for the first poll. A time inside no poll''s span was not looked at: no trades there means nothing.';
 --> statement-breakpoint
-CREATE VIEW "analytics"."trades_with_mid" AS
-SELECT t.trade_id, t.market_id, t.event_id, t.traded_at, t.action, t.side,
-       t.price_micro_usd / 1000000 AS price_usd,
-       t.amount_micro_usd / 1000000 AS amount_usd,
-       CASE t.side WHEN 'yes' THEN t.price_micro_usd / 1000000
-                   WHEN 'no' THEN 1 - t.price_micro_usd / 1000000 END AS yes_price_usd,
-       q.yes_mid_usd AS quoted_yes_mid_usd,
-       q.quote_observed_at,
-       CASE t.side WHEN 'yes' THEN t.price_micro_usd / 1000000
-                   WHEN 'no' THEN 1 - t.price_micro_usd / 1000000 END - q.yes_mid_usd AS yes_price_minus_mid_usd
-  FROM prediction.trades t
-  LEFT JOIN LATERAL analytics.price_as_of(t.market_id, t.traded_at) q ON true;
---> statement-breakpoint
-COMMENT ON VIEW "analytics"."trades_with_mid" IS 'Each trade beside the YES mid quoted at its time (analytics.price_as_of at traded_at: the latest quote observed at or before it, nothing later). yes_price_usd is the trade''s price as a YES price (1 - price for a NO trade; null for a side neither yes nor no); yes_price_minus_mid_usd > 0 paid above the mid. Filter by market_id and traded_at: the quote is looked up per trade.';
---> statement-breakpoint
 CREATE FUNCTION "analytics"."trade_candles"(p_market_id text, p_interval interval, p_from timestamptz, p_to timestamptz)
 RETURNS TABLE (
   bucket_start timestamptz,
@@ -236,30 +221,6 @@ COMMENT ON COLUMN "analytics"."trade_coverage"."polled_at" IS 'When the feed''s 
 --> statement-breakpoint
 COMMENT ON COLUMN "analytics"."trade_coverage"."trades_seen" IS 'Trades of the answer that could be read.';
 --> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trades_with_mid"."trade_id" IS 'The feed''s trade id.';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trades_with_mid"."market_id" IS 'Market traded.';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trades_with_mid"."event_id" IS 'Its event, as the feed sent it.';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trades_with_mid"."traded_at" IS 'When the trade was made (UTC).';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trades_with_mid"."action" IS 'buy or sell, as received.';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trades_with_mid"."side" IS 'yes or no, as received.';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trades_with_mid"."price_usd" IS 'Price paid per contract of the side traded, USD.';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trades_with_mid"."amount_usd" IS 'Amount of the trade, USD.';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trades_with_mid"."yes_price_usd" IS 'The price as a YES price, USD: the price for a YES trade, 1 - price for a NO trade, null for another side.';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trades_with_mid"."quoted_yes_mid_usd" IS 'YES mid (USD) of the quote in force at traded_at (analytics.price_as_of); null when none was observed by then or it had no mid.';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trades_with_mid"."quote_observed_at" IS 'When that quote was first observed.';
---> statement-breakpoint
-COMMENT ON COLUMN "analytics"."trades_with_mid"."yes_price_minus_mid_usd" IS 'yes_price_usd - quoted_yes_mid_usd: above zero, the trade paid more for YES than the mid.';
---> statement-breakpoint
 COMMENT ON COLUMN "analytics"."trade_coverage"."covers_from" IS 'From this instant on every trade of the feed was seen: the previous poll''s covers_to when this poll joined it, else the oldest trade of the answer.';
 --> statement-breakpoint
 COMMENT ON COLUMN "analytics"."trade_coverage"."covers_to" IS 'When the poll''s answer arrived.';
@@ -268,6 +229,6 @@ COMMENT ON COLUMN "analytics"."trade_coverage"."gap_before" IS 'True when trades
 --> statement-breakpoint
 COMMENT ON COLUMN "analytics"."trade_coverage"."trades_new" IS 'Trades of the answer that no earlier poll had stored.';
 --> statement-breakpoint
-GRANT SELECT ON "prediction"."trades", "prediction"."trade_polls", "analytics"."trade_coverage", "analytics"."trades_with_mid" TO prediction_reader;
+GRANT SELECT ON "prediction"."trades", "prediction"."trade_polls", "analytics"."trade_coverage" TO prediction_reader;
 --> statement-breakpoint
 GRANT EXECUTE ON FUNCTION "analytics"."trade_candles"(text, interval, timestamptz, timestamptz) TO prediction_reader;
