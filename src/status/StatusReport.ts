@@ -1,3 +1,4 @@
+import type { ContractChangeKind } from '../domain/types.js';
 import type { BookAges } from '../sql/selectBookAges.js';
 import type { EndpointIntake } from '../sql/selectIntakeSince.js';
 import type { QuarantineSince } from '../sql/selectQuarantineSince.js';
@@ -91,8 +92,11 @@ export interface StatusReport {
     sinceAt: Date;
     byEndpoint: EndpointIntake[];
     totals: Omit<EndpointIntake, 'endpoint'>;
-    /** Record shapes first received since then (analytics.upstream_drift), the first of them listed. */
-    newShapes: { count: number; shapes: ShapeChange[] };
+    /**
+     * How the records received since then differ from what the service sends today
+     * (analytics.upstream_drift): each change once, the first of them listed.
+     */
+    upstreamChanges: { count: number; changes: UpstreamChange[] };
     quarantine: QuarantineSince;
   };
   database: {
@@ -124,13 +128,16 @@ export interface HistoryHorizon {
   lastDroppedAt: Date;
 }
 
-export interface ShapeChange {
+export interface UpstreamChange {
   endpoint: string;
+  kind: ContractChangeKind;
+  /** Key path, array items as `[]`; '' for the record itself. */
+  path: string;
+  /** See ContractChange.detail. */
+  detail: string;
   firstSeenAt: Date;
   lastSeenAt: Date;
   recordsSeen: number;
+  /** The endpoint's latest records still showed it. */
   isCurrent: boolean;
-  /** Key paths (`path:type`) against the endpoint's previous shape; null for the endpoint's first shape. */
-  pathsAdded: string[] | null;
-  pathsRemoved: string[] | null;
 }

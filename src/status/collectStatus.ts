@@ -1,4 +1,5 @@
 import type { Sql } from '../db/connect.js';
+import type { ContractChangeKind } from '../domain/types.js';
 import { JOB_NAMES } from '../service/jobKinds.js';
 import { selectBookAges } from '../sql/selectBookAges.js';
 import { selectCoverageSince } from '../sql/selectCoverageSince.js';
@@ -9,7 +10,7 @@ import { selectListingFreshness } from '../sql/selectListingFreshness.js';
 import { selectQuarantineSince } from '../sql/selectQuarantineSince.js';
 import { selectRequestRate } from '../sql/selectRequestRate.js';
 import { selectRunCountsSince } from '../sql/selectRunCountsSince.js';
-import { selectShapesSince } from '../sql/selectShapesSince.js';
+import { selectDriftSince } from '../sql/selectDriftSince.js';
 import { selectTableSizes } from '../sql/selectTableSizes.js';
 import { crawlPlan } from '../sync/crawlPlan.js';
 import { SYNC_JOB } from '../sync/runSyncCycle.js';
@@ -24,7 +25,7 @@ export const STATUS_JOBS: readonly string[] = [...JOB_NAMES, SYNC_JOB];
 export const RATE_WINDOW_SEC = 900;
 
 /** How many quarantine groups and new shapes are listed (their totals are always given). */
-const LISTED = { quarantineGroups: 10, shapes: 20 } as const;
+const LISTED = { quarantineGroups: 10, changes: 20 } as const;
 
 export interface StatusRequest {
   /** The instant ages are measured from: now, or a simulator's clock in tests. */
@@ -106,9 +107,9 @@ export async function collectStatus(sql: Sql, request: StatusRequest): Promise<S
       sinceAt: since,
       byEndpoint: facts.intake,
       totals: { accepted: sum('accepted'), acceptedWithDrift: sum('acceptedWithDrift'), rejected: sum('rejected') },
-      newShapes: {
-        count: facts.shapes.count,
-        shapes: facts.shapes.shapes.map((s) => ({ ...s, recordsSeen: Number(s.recordsSeen) })),
+      upstreamChanges: {
+        count: facts.drift.count,
+        changes: facts.drift.changes.map((c) => ({ ...c, kind: c.kind as ContractChangeKind, recordsSeen: Number(c.recordsSeen) })),
       },
       quarantine: facts.quarantine,
     },
@@ -144,7 +145,7 @@ function readFacts(sql: Sql, t: { at: Date; since: Date; rateFrom: Date }) {
     coverage: await selectCoverageSince(tx, t.since),
     books: await selectBookAges(tx, t.at),
     intake: await selectIntakeSince(tx, t.since),
-    shapes: await selectShapesSince(tx, t.since, LISTED.shapes),
+    drift: await selectDriftSince(tx, t.since, LISTED.changes),
     quarantine: await selectQuarantineSince(tx, t.since, LISTED.quarantineGroups),
     tables: await selectTableSizes(tx),
     horizons: await selectHistoryHorizons(tx),

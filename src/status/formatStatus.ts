@@ -1,3 +1,4 @@
+import { describeChange } from '../domain/describeChange.js';
 import { ALL_CATEGORIES } from '../domain/types.js';
 import { sanitizeText } from '../errors/sanitizeText.js';
 import { humanBytes, humanCount, humanDuration } from './humanUnits.js';
@@ -120,21 +121,15 @@ export function formatStatus(r: StatusReport): string {
       ),
     );
   }
-  out.push(`  new record shapes: ${i.newShapes.count}`);
-  for (const shape of i.newShapes.shapes) {
-    const change =
-      shape.pathsAdded === null
-        ? 'first shape of the endpoint'
-        : `+${shape.pathsAdded.length} / -${shape.pathsRemoved?.length ?? 0} key paths`;
-    const added = (shape.pathsAdded ?? []).slice(0, 5).map((p) => `+${p}`);
-    const removed = (shape.pathsRemoved ?? []).slice(0, 5).map((p) => `-${p}`);
-    const paths = [...added, ...removed].join(' ');
+  const changes = i.upstreamChanges;
+  out.push(`  changes from what the service sends today: ${changes.count === 0 ? 'none' : changes.count}`);
+  for (const c of changes.changes) {
     out.push(
-      `    ${clean(shape.endpoint, 80)} since ${iso(shape.firstSeenAt)}: ${change}, ${humanCount(shape.recordsSeen)} records${shape.isCurrent ? '' : ' (no longer sent)'}${paths === '' ? '' : `: ${clean(paths, 300)}`}`,
+      `    ${clean(c.endpoint, 80)}: ${clean(describeChange(c), 300)}, ${humanCount(c.recordsSeen)} records, first ${iso(c.firstSeenAt)}, last ${iso(c.lastSeenAt)}${c.isCurrent ? '' : ' (no longer sent)'}`,
     );
   }
-  if (i.newShapes.count > i.newShapes.shapes.length)
-    out.push(`    … and ${i.newShapes.count - i.newShapes.shapes.length} more (analytics.upstream_drift)`);
+  if (changes.count > changes.changes.length)
+    out.push(`    … and ${changes.count - changes.changes.length} more (analytics.upstream_drift)`);
   const q = i.quarantine;
   out.push(`  quarantined: ${humanCount(q.records)} distinct records received (${humanCount(q.newRecords)} for the first time)`);
   for (const g of q.groups) out.push(`    ${humanCount(g.records)} × ${clean(g.endpoint, 80)}: ${clean(g.reason, 200)}`);

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import {
   DRIFT_KINDS,
+  PAST_DRIFT_KINDS,
   startSimulator,
   WIRE_SHAPES,
   type DriftKind,
@@ -124,7 +125,11 @@ export function registerSimulate(program: Command): void {
     .option('--fault-malformed-rate <x>', 'share of listed records made invalid (default 0)', share)
     .option('--fault-null-book-rate <x>', 'share of order books answered null (default 0)', share)
     .option('--fault-drift-rate <x>', 'share of records in a drifted upstream shape (default 0)', share)
-    .option('--fault-drift-kinds <list>', `drifts to apply, comma-separated (default all: ${DRIFT_KINDS.join(',')})`, listOf(DRIFT_KINDS))
+    .option(
+      '--fault-drift-kinds <list>',
+      `drifts to apply, comma-separated, of ${DRIFT_KINDS.join(',')} (default ${PAST_DRIFT_KINDS.join(',')})`,
+      listOf(DRIFT_KINDS),
+    )
     .option('--fault-orderbook-error-rate <x>', 'share of /orderbook requests answered 502 (default 0)', share)
     .action(async (flags: SimulateFlags) => {
       await runSimulator(simulateOptions(flags));
