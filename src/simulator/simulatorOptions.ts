@@ -22,6 +22,12 @@ export interface SimulatorOptions extends Omit<WorldOptions, 'shape'> {
   rateLimit?: Partial<RateLimit>;
   /** Separate, lower window for requests without `x-api-key`. Default { requests: 60, windowMs: 60_000 }. */
   keylessRateLimit?: Partial<RateLimit>;
+  /**
+   * The gateway's window in front of the service, e.g. { requests: 5, windowMs: 4000 } (what the
+   * live gateway allowed keyless): a fixed window whose x-ratelimit-* headers go out on every
+   * answer, and whose 429 has no Retry-After and the gateway's body. Default none.
+   */
+  gatewayWindow?: RateLimit;
   /** Cap on end - start of list pages (the server returns fewer than asked). Default 20. */
   maxPageSize?: number;
   /** Send Retry-After / x-ratelimit-reset as decimal seconds (for short test windows). Default false. */
@@ -50,6 +56,7 @@ export interface ResolvedOptions {
   apiKey: string | undefined;
   rateLimit: RateLimit;
   keylessRateLimit: RateLimit;
+  gatewayWindow: RateLimit | undefined;
   maxPageSize: number;
   subSecondRetryAfter: boolean;
   clock: ClockMode;
@@ -95,6 +102,7 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
       { requests: keylessRateLimit?.requests ?? 60, windowMs: keylessRateLimit?.windowMs ?? DEFAULT_WINDOW_MS },
       'keylessRateLimit',
     ),
+    gatewayWindow: o.gatewayWindow === undefined ? undefined : validateRateLimit(o.gatewayWindow, 'gatewayWindow'),
     maxPageSize: positiveInt('maxPageSize', o.maxPageSize ?? 20),
     subSecondRetryAfter: o.subSecondRetryAfter ?? false,
     clock,

@@ -2,6 +2,7 @@ import type { ContractChangeKind } from '../domain/types.js';
 import type { BookAges } from '../sql/selectBookAges.js';
 import type { EndpointIntake } from '../sql/selectIntakeSince.js';
 import type { QuarantineSince } from '../sql/selectQuarantineSince.js';
+import type { ServerRateLimit } from '../sql/ingestRuns.js';
 import type { JobRequests } from '../sql/selectRequestRate.js';
 import type { TableSize } from '../sql/selectTableSizes.js';
 
@@ -115,6 +116,8 @@ export interface StatusReport {
     usedPercent: number;
     /** Runs overlapping the window that are still running: their requests are not counted yet. */
     runningRuns: number;
+    /** The gateway's window as the latest run that saw its x-ratelimit-* headers recorded it; null when none did. */
+    server: ServerRateLimit | null;
     byJob: JobRequests[];
   };
 }

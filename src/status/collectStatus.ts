@@ -9,6 +9,7 @@ import { selectLatestRuns, type RunRow } from '../sql/selectLatestRuns.js';
 import { selectListingFreshness } from '../sql/selectListingFreshness.js';
 import { selectQuarantineSince } from '../sql/selectQuarantineSince.js';
 import { selectRequestRate } from '../sql/selectRequestRate.js';
+import { selectServerRateLimit } from '../sql/selectServerRateLimit.js';
 import { selectRunCountsSince } from '../sql/selectRunCountsSince.js';
 import { selectDriftSince } from '../sql/selectDriftSince.js';
 import { selectTableSizes } from '../sql/selectTableSizes.js';
@@ -132,6 +133,7 @@ export async function collectStatus(sql: Sql, request: StatusRequest): Promise<S
       usedPercent: (requestsPerMin / request.rateLimitRpm) * 100,
       runningRuns: facts.rate.reduce((n, j) => n + j.running, 0),
       byJob: facts.rate,
+      server: facts.server,
     },
   };
 }
@@ -150,6 +152,7 @@ function readFacts(sql: Sql, t: { at: Date; since: Date; rateFrom: Date }) {
     tables: await selectTableSizes(tx),
     horizons: await selectHistoryHorizons(tx),
     rate: await selectRequestRate(tx, t.rateFrom, t.at),
+    server: await selectServerRateLimit(tx),
   }));
 }
 

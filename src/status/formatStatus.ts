@@ -166,5 +166,21 @@ export function formatStatus(r: StatusReport): string {
     `Request rate over the last ${humanDuration(rate.windowSec)} (runs' requests, spread evenly over each run): ` +
       `${rate.requestsPerMin.toFixed(1)}/min of the plan's ${rate.limitRpm}/min (${rate.usedPercent.toFixed(0)} %)${running}`,
   );
+  out.push(`  ${serverWindowLine(rate.server, rate.limitRpm)}`);
   return `${out.join('\n')}\n`;
+}
+
+/** The gateway's window (x-ratelimit-*) beside the configured plan, and which of the two paces the client. */
+function serverWindowLine(server: StatusReport['requestRate']['server'], planRpm: number): string {
+  if (!server) return "Server's window: not reported yet (no run has seen the gateway's x-ratelimit-* headers)";
+  const window =
+    server.windowSeconds === null ? `${server.requests} requests per window` : `${server.requests} requests per ${server.windowSeconds} s`;
+  const rpm = server.requestsPerMinute;
+  const verdict =
+    rpm === null
+      ? ''
+      : rpm < planRpm
+        ? `, about ${rpm.toFixed(0)}/min: below the plan's ${planRpm}/min, so the server's window paces the client (PREDICTION_RATE_LIMIT_RPM is set above what it grants)`
+        : `, about ${rpm.toFixed(0)}/min: the plan's ${planRpm}/min is the tighter`;
+  return `Server's window (as of ${server.observedAt.toISOString()}): ${window}${verdict}`;
 }

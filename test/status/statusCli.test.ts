@@ -125,6 +125,7 @@ describe('cli status', () => {
       'usedPercent',
       'runningRuns',
       'byJob',
+      'server',
     ]);
   });
 
