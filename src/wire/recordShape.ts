@@ -20,6 +20,8 @@ const EXAMPLE_ITEMS = 3;
 interface Structure {
   paths: readonly string[];
   changes: readonly ContractChange[];
+  /** The shape of its records that hold no new value: the common case, found without a second key. */
+  plain?: RecordShape;
 }
 
 /** Per contract and path signature: the sorted paths and the structural changes, which depend on nothing else. */
@@ -40,24 +42,31 @@ export const HOSTILE_SHAPE: RecordShape = Object.freeze({
 
 export function recordShape(record: unknown, kind: ContractKind): RecordShape {
   const contract = contractOf(kind);
-  const types = new Map<string, Set<string>>();
+  const seen = new Set<string>();
   const values = new Map<string, Set<string>>();
-  collect(record, '', types, values, contract.listed, 0);
+  collect(record, '', seen, values, contract.listed, 0);
   // Insertion order is the sender's key order, stable for a given server: a cheap memo key.
   const rootType = jsonType(record);
-  const signature = `${kind}\n${rootType}\n${[...types].map(([path, seen]) => `${path}:${[...seen].join('|')}`).join('\n')}`;
+  const signature = `${kind}\n${rootType}\n${[...seen].join('\n')}`;
   let structure = structures.get(signature);
   if (!structure) {
-    structure = {
-      paths: Object.freeze([...types].flatMap(([path, seen]) => [...seen].map((t) => `${path}:${t}`)).sort()),
-      changes: structuralChanges(contract, rootType, types),
-    };
+    const types = new Map<string, Set<string>>();
+    for (const entry of seen) {
+      const cut = entry.lastIndexOf(':');
+      const path = entry.slice(0, cut);
+      const type = entry.slice(cut + 1);
+      const at = types.get(path);
+      if (at) at.add(type);
+      else types.set(path, new Set([type]));
+    }
+    structure = { paths: Object.freeze([...seen].sort()), changes: structuralChanges(contract, rootType, types) };
     if (structures.size >= MAX_MEMO) structures.clear();
     structures.set(signature, structure);
   }
-  const newValues = valueChanges(contract, values);
+  const newValues = values.size === 0 ? [] : valueChanges(contract, values);
+  if (newValues.length === 0 && structure.plain) return structure.plain;
   const key = `${signature}\u0001${newValues.map(changeKey).join('\n')}`;
-  const known = shapes.get(key);
+  const known = newValues.length === 0 ? undefined : shapes.get(key);
   if (known) return known;
   const changes = Object.freeze([...structure.changes, ...newValues].sort((a, b) => compare(changeKey(a), changeKey(b))));
   const shape: RecordShape = Object.freeze({
@@ -69,6 +78,10 @@ export function recordShape(record: unknown, kind: ContractKind): RecordShape {
     example: truncated(record, 0),
     changes,
   });
+  if (newValues.length === 0) {
+    structure.plain = shape;
+    return shape;
+  }
   if (shapes.size >= MAX_MEMO) shapes.clear();
   shapes.set(key, shape);
   return shape;
@@ -80,16 +93,14 @@ const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 function collect(
   value: unknown,
   path: string,
-  types: Map<string, Set<string>>,
+  seen: Set<string>,
   values: Map<string, Set<string>>,
   listed: ReadonlyMap<string, ReadonlySet<string>>,
   depth: number,
 ): void {
   if (path !== '') {
     const type = jsonType(value);
-    const seen = types.get(path);
-    if (seen) seen.add(type);
-    else types.set(path, new Set([type]));
+    seen.add(`${path}:${type}`);
     if (value !== null && listed.get(path)?.has(type)) {
       const at = values.get(path);
       if (at) at.add(listedValue(value));
@@ -98,10 +109,10 @@ function collect(
   }
   if (typeof value !== 'object' || value === null || depth >= LIMITS.depth) return;
   if (Array.isArray(value)) {
-    for (const item of value) collect(item, `${path}[]`, types, values, listed, depth + 1);
+    for (const item of value) collect(item, `${path}[]`, seen, values, listed, depth + 1);
     return;
   }
-  for (const [key, item] of Object.entries(value)) collect(item, path === '' ? key : `${path}.${key}`, types, values, listed, depth + 1);
+  for (const [key, item] of Object.entries(value)) collect(item, path === '' ? key : `${path}.${key}`, seen, values, listed, depth + 1);
 }
 
 function truncated(value: unknown, depth: number): unknown {
