@@ -68,7 +68,7 @@ function books(ids: readonly string[], version: number): Checked<OrderBook>[] {
   return ids.map((marketId, i): Checked<OrderBook> => {
     const side = (base: number) =>
       Array.from({ length: LEVELS_PER_SIDE }, (_, k) => ({ priceCents: `${base - k}`, size: `${version}${i % 97}.${k + 1}` }));
-    return { ok: true, value: { marketId, yes: side(60), no: side(39), isNull: false, drift: [], shape: recordShape({}) } };
+    return { ok: true, value: { marketId, yes: side(60), no: side(39), isNull: false, drift: [], shape: recordShape({}, 'orderBook') } };
   });
 }
 

@@ -79,7 +79,7 @@ function makeBooks(): OrderBook[] {
     yes: side(i, 0),
     no: side(i, 1),
     drift: [],
-    shape: recordShape({ bench: true }),
+    shape: recordShape({ bench: true }, 'orderBook'),
   }));
 }
 

@@ -30,6 +30,14 @@ const positiveInt = (name: string, max?: number) =>
 
 /** A day in seconds: the bound of settings that become timers (Node's longest timer is 24.8 days). */
 const DAY_SEC = 86_400;
+/** PREDICTION_RATE_LIMIT_RPM's default with a key. */
+const DEFAULT_RPM = 60;
+/**
+ * PREDICTION_RATE_LIMIT_RPM's default with PREDICTION_KEYLESS: the keyless rate (about 0.5
+ * request/s, as quoted from the pricing page; live-facts, addendum). The gateway's headers may
+ * grant less, and then pace the client.
+ */
+export const KEYLESS_RPM = 30;
 
 /** A comma-separated list whose every item passes `accepts`; `describe` says what an item may be. */
 const csvOf = (name: string, describe: string, accepts: (item: string) => boolean) =>
@@ -276,8 +284,19 @@ const envSchema = z.object({
   PREDICTION_ALLOW_INSECURE_HTTP: flag('PREDICTION_ALLOW_INSECURE_HTTP').default(false),
   /** Secret: sent only as the `x-api-key` header, never logged. Printable ASCII (it must be a valid header value). */
   PREDICTION_API_KEY: apiKey('PREDICTION_API_KEY').optional(),
-  /** The account's plan, in requests per minute, shared by every job of the process. */
-  PREDICTION_RATE_LIMIT_RPM: positiveInt('PREDICTION_RATE_LIMIT_RPM').default(60),
+  /**
+   * The account's plan, in requests per minute, shared by every job of the process. Default 60, or
+   * KEYLESS_RPM (30) with PREDICTION_KEYLESS. The gateway's own window (x-ratelimit-* headers) paces
+   * the client too: whichever is tighter wins.
+   */
+  PREDICTION_RATE_LIMIT_RPM: positiveInt('PREDICTION_RATE_LIMIT_RPM').optional(),
+  /**
+   * `true` reads the real service without a key, at its keyless rate (PREDICTION_RATE_LIMIT_RPM
+   * defaults to KEYLESS_RPM), to try real data before signing up; a warning says so at start.
+   * Without it a missing key is refused (a loopback URL, the simulator, needs none). Not with
+   * PREDICTION_API_KEY. Default false.
+   */
+  PREDICTION_KEYLESS: flag('PREDICTION_KEYLESS').default(false),
   /**
    * Events asked for per page of the listing crawl (GET /events `limit`), 1..100. The service
    * serves up to 100; a server that answers fewer is followed. Default 100.
@@ -374,6 +393,8 @@ export interface Config {
   /** PREDICTION_ALLOW_INSECURE_HTTP: an http: apiUrl on a host that is not loopback was allowed. */
   allowInsecureHttp: boolean;
   apiKey: string | undefined;
+  /** PREDICTION_KEYLESS: read the service without a key, at the keyless rate. */
+  keyless: boolean;
   rateLimitRpm: number;
   /** PREDICTION_PAGE_SIZE: events per listing page. */
   pageSize: number;
@@ -410,6 +431,9 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   const problems = result.success ? [] : result.error.issues.map((i) => i.message);
   const insecure = insecureHttpProblem(present.PREDICTION_API_URL, present.PREDICTION_ALLOW_INSECURE_HTTP);
   if (insecure !== undefined) problems.push(insecure);
+  if (result.success && result.data.PREDICTION_KEYLESS && result.data.PREDICTION_API_KEY !== undefined) {
+    problems.push('PREDICTION_KEYLESS=true reads the service without a key, but PREDICTION_API_KEY is set: unset one of them');
+  }
   if (!result.success || problems.length > 0) {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
@@ -424,7 +448,8 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     apiUrl: e.PREDICTION_API_URL,
     allowInsecureHttp: e.PREDICTION_ALLOW_INSECURE_HTTP,
     apiKey: e.PREDICTION_API_KEY,
-    rateLimitRpm: e.PREDICTION_RATE_LIMIT_RPM,
+    keyless: e.PREDICTION_KEYLESS,
+    rateLimitRpm: e.PREDICTION_RATE_LIMIT_RPM ?? (e.PREDICTION_KEYLESS ? KEYLESS_RPM : DEFAULT_RPM),
     pageSize: e.PREDICTION_PAGE_SIZE,
     providers: e.PREDICTION_PROVIDERS,
     categories: e.PREDICTION_CATEGORIES,

@@ -40,8 +40,8 @@ export class ApiKeyMissingError extends ApiError {
   constructor() {
     super(
       'No API key configured: set PREDICTION_API_KEY (the real service silently serves keyless requests at a ' +
-        'much lower rate, so running without a key is refused), or point PREDICTION_API_URL at the simulator ' +
-        '(a loopback URL), which needs none',
+        'much lower rate, so running without a key is refused unless PREDICTION_KEYLESS=true asks for it), or point ' +
+        'PREDICTION_API_URL at the simulator (a loopback URL), which needs none',
     );
   }
 }

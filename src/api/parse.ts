@@ -13,6 +13,7 @@ import { closedListEnvelopeSchema, dataEnvelopeSchema, listEnvelopeSchema } from
 import { eventCategoriesEnvelopeSchema, eventCategorySchema } from '../wire/eventCategories.js';
 import { eventSchema } from '../wire/event.js';
 import { describeValue, formatIssues, readableErrorMap } from '../wire/issues.js';
+import type { ContractKind } from '../wire/liveContract.js';
 import { LIMITS } from '../wire/limits.js';
 import { marketSchema } from '../wire/market.js';
 import { orderBookSchema } from '../wire/orderBook.js';
@@ -119,14 +120,19 @@ const BOOK_SIDES = ['yes', 'no', 'yes_dollars', 'no_dollars'] as const;
  */
 export function parseOrderBook(body: unknown, ctx: { marketId: string }): Checked<OrderBook> {
   const checked = checkRecord(orderBookSchema, body);
-  if (!checked.ok) return reject(ctx.marketId, checked, body);
-  const shape = recordShape(body);
+  if (!checked.ok) return reject(ctx.marketId, 'orderBook', checked, body);
+  const shape = recordShape(body, 'orderBook');
   const named = isRecord(body) && Object.hasOwn(body, 'marketId') ? body.marketId : undefined;
   if (named !== undefined && named !== ctx.marketId) return notRequested('marketId', ctx.marketId, named, body, shape);
   // Not one side to read (a renamed shape, an empty object): stored, it would read as a book with no
   // bids and hide the change. A missing side alone is drift (normalizeOrderBook).
   if (checked.data !== null && BOOK_SIDES.every((side) => checked.data?.[side] === undefined)) {
-    return reject(ctx.marketId, { reason: `body: none of ${BOOK_SIDES.join(', ')} (no side of the book to read)`, hostile: false }, body);
+    return reject(
+      ctx.marketId,
+      'orderBook',
+      { reason: `body: none of ${BOOK_SIDES.join(', ')} (no side of the book to read)`, hostile: false },
+      body,
+    );
   }
   return { ok: true, value: normalizeOrderBook(checked.data, { marketId: ctx.marketId, shape }) };
 }
@@ -142,8 +148,8 @@ export function parseTradeList(body: unknown): { trades: Checked<Trade>[] } {
 
 function checkTrade(payload: unknown): Checked<Trade> {
   const checked = checkRecord(tradeSchema, payload);
-  if (!checked.ok) return reject(readId(payload, 'id'), checked, payload);
-  return normalizeTrade(checked.data, { raw: payload, shape: recordShape(payload) });
+  if (!checked.ok) return reject(readId(payload, 'id'), 'trade', checked, payload);
+  return normalizeTrade(checked.data, { raw: payload, shape: recordShape(payload, 'trade') });
 }
 
 /**
@@ -167,7 +173,7 @@ function checkEvent(payload: unknown, provider: string | null): Checked<Event> {
   const raw = isRecord(payload) ? withoutMarkets(payload) : payload;
   const checked = checkRecord(eventSchema, payload, { scan: raw });
   // Its markets were not scanned (they are, one by one, only in an event that passes): the shape is the scanned part's.
-  if (!checked.ok) return reject(readId(payload, 'eventId'), checked, payload, raw);
+  if (!checked.ok) return reject(readId(payload, 'eventId'), 'event', checked, payload, raw);
   const wire = checked.data;
 
   let markets: Market[] | null = null;
@@ -180,13 +186,13 @@ function checkEvent(payload: unknown, provider: string | null): Checked<Event> {
       else rejectedMarkets.push(market.rejection);
     }
   }
-  return { ok: true, value: normalizeEvent(wire, { provider, raw, shape: recordShape(raw), markets, rejectedMarkets }) };
+  return { ok: true, value: normalizeEvent(wire, { provider, raw, shape: recordShape(raw, 'event'), markets, rejectedMarkets }) };
 }
 
 function checkMarket(payload: unknown, eventId: string | null, prefix: string): Checked<Market> {
   const checked = checkRecord(marketSchema, payload, { prefix });
-  if (!checked.ok) return reject(readId(payload, 'marketId'), checked, payload);
-  const shape = recordShape(payload);
+  if (!checked.ok) return reject(readId(payload, 'marketId'), 'market', checked, payload);
+  const shape = recordShape(payload, 'market');
   // A market that names its event must name the one it was listed under (or embedded in).
   const named = checked.data.eventId;
   if (eventId !== null && typeof named === 'string' && named !== eventId) {
@@ -214,11 +220,12 @@ function notRequested(
 /** The shape is read only from a record that passed the content scan: a hostile one is never walked. */
 function reject(
   entityId: string | null,
+  kind: ContractKind,
   check: { reason: string; hostile: boolean },
   payload: unknown,
   scanned: unknown = payload,
 ): { ok: false; rejection: Rejection } {
-  const shape = check.hostile ? HOSTILE_SHAPE : recordShape(scanned);
+  const shape = check.hostile ? HOSTILE_SHAPE : recordShape(scanned, kind);
   return { ok: false, rejection: { entityId, reason: check.reason, payload: boundedPayload(payload), shape } };
 }
 

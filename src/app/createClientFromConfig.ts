@@ -7,18 +7,28 @@ export const planRateLimit = (rpm: number): NonNullable<PredictionClientOptions[
 
 /**
  * The process's one API client, from the configuration. A loopback API URL can only be the
- * simulator (or a local proxy), so no key is required there; elsewhere a missing key is refused.
+ * simulator (or a local proxy), so no key is required there; elsewhere a missing key is refused,
+ * unless PREDICTION_KEYLESS asks to read the service keyless (keylessWarning says so).
  */
 export function createClientFromConfig(
-  config: Pick<Config, 'apiUrl' | 'apiKey' | 'rateLimitRpm'> & Partial<Pick<Config, 'pageSize'>>,
+  config: Pick<Config, 'apiUrl' | 'apiKey' | 'rateLimitRpm' | 'keyless'> & Partial<Pick<Config, 'pageSize'>>,
   extra: Partial<PredictionClientOptions> = {},
 ): PredictionClient {
   return createPredictionClient({
     baseUrl: config.apiUrl,
     apiKey: config.apiKey,
-    allowKeyless: isLoopback(config.apiUrl),
+    allowKeyless: config.keyless || isLoopback(config.apiUrl),
     rateLimit: planRateLimit(config.rateLimitRpm),
     ...(config.pageSize === undefined ? {} : { listingPageSize: config.pageSize }),
     ...extra,
   });
+}
+
+/** What to warn of when the service is read without a key on request; null otherwise. */
+export function keylessWarning(config: Pick<Config, 'apiUrl' | 'apiKey' | 'rateLimitRpm' | 'keyless'>): string | null {
+  if (!config.keyless || isLoopback(config.apiUrl)) return null;
+  return (
+    `PREDICTION_KEYLESS=true: reading ${config.apiUrl} without a key, at the keyless rate (${config.rateLimitRpm} requests/min, ` +
+    "and no more than the gateway's window allows). A crawl takes much longer than with a key; for a key, see the API provider's developer portal."
+  );
 }

@@ -49,7 +49,7 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
     signalled();
   });
 
-  const metrics = createMetrics({ queueDepth: () => client.stats().queue });
+  const metrics = createMetrics({ queueDepth: () => client.stats().queue, rateWindows: () => client.stats() });
   const client = createClientFromConfig(config, { onRequest: metrics.observeRequest, logger, ...options.client });
   const target = await resolveDatabase(config, { embeddedDatabase: options.embeddedDatabase });
   try {

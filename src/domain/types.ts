@@ -38,6 +38,23 @@ export interface RecordShape {
   readonly fingerprint: string;
   readonly paths: readonly string[];
   readonly example: unknown;
+  /** How the record differs from what the service sends today (wire/liveContract.ts); empty when it matches. */
+  readonly changes: readonly ContractChange[];
+}
+
+/**
+ * A difference between a record and today's contract that means the service changed: a field the
+ * contract lacks, a field it requires that is absent, a value of another JSON type, a value outside
+ * one of its lists. A null where the contract has a value is none of these (nullability is no change).
+ */
+export type ContractChangeKind = 'new_field' | 'field_gone' | 'changed_type' | 'new_value';
+
+export interface ContractChange {
+  readonly kind: ContractChangeKind;
+  /** Key path as in RecordShape.paths, without the type (`pricing.fee`, `marketOptions[].label`). */
+  readonly path: string;
+  /** new_field: its JSON type; field_gone: the type expected; changed_type: `string -> number`; new_value: the value as JSON. */
+  readonly detail: string;
 }
 
 export interface Pricing {

@@ -42,6 +42,8 @@ const SUMMARY_FIELDS = new Set([
   'rowsByTable',
   'recordsByEndpoint',
   'degradation',
+  // The gateway's window the run saw: in the JSON line, and in `status`; too long for the sentence.
+  'serverRateLimit',
 ]);
 
 /** `crawl finished in 1.2 s · …` for the scheduler's end-of-run lines (`job finished`, `job degraded: …`). */

@@ -62,3 +62,40 @@ export const unreadableTag = (field: string): DriftTag => `unreadable_${snake(fi
 function snake(field: string): string {
   return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/\W/g, '_');
 }
+
+/**
+ * The market fields the tables need (state history, results, candles): a record that sent one of
+ * them in a type we cannot read stored a null in its place. Each maps to the wire fields it is read
+ * from, the top level first.
+ */
+const NEEDED_MARKET_FIELDS = {
+  status: ['status', 'metadata.status'],
+  result: ['result', 'metadata.result'],
+  openTime: ['openTime', 'metadata.openTime'],
+  closeTime: ['closeTime', 'metadata.closeTime'],
+} as const;
+
+/**
+ * The needed fields a market lost to an unreadable value: null in the market, and tagged
+ * unreadable where it was read from. A field the record did not send is not lost here: that is a
+ * field gone, which the contract reports.
+ */
+export function lostMarketFields(market: {
+  status: unknown;
+  result: unknown;
+  openTimeSec: unknown;
+  closeTimeSec: unknown;
+  drift: readonly DriftTag[];
+}): string[] {
+  const values: Record<keyof typeof NEEDED_MARKET_FIELDS, unknown> = {
+    status: market.status,
+    result: market.result,
+    openTime: market.openTimeSec,
+    closeTime: market.closeTimeSec,
+  };
+  const lost: string[] = [];
+  for (const [field, sources] of Object.entries(NEEDED_MARKET_FIELDS) as [keyof typeof NEEDED_MARKET_FIELDS, readonly string[]][]) {
+    if (values[field] === null && sources.some((source) => market.drift.includes(unreadableTag(source)))) lost.push(field);
+  }
+  return lost;
+}

@@ -55,7 +55,7 @@ export function normalizePricing(market: MarketWire, ctx: PricingContext): Norma
         entityId: ctx.marketId,
         reason: `pricing.${outOfRange}: must be ${bound}, got ${String(wire[outOfRange])}`,
         payload: wire,
-        shape: recordShape(wire),
+        shape: recordShape(wire, 'pricing'),
       },
     };
   }

@@ -10,6 +10,15 @@ export interface MetricsOptions {
    * `size` calls waiting for a slot, `pending` attempts in flight. Default: the gauge has no series.
    */
   queueDepth?: () => { size: number; pending: number };
+  /**
+   * The configured plan and the gateway's window as the client sees them, read at every scrape
+   * (e.g. `() => client.stats()`): `prediction_api_plan_requests_per_minute` beside
+   * `prediction_api_server_window_*`. Default: the gauges have no series.
+   */
+  rateWindows?: () => {
+    planRequestsPerMinute: number;
+    serverWindow: { requests: number; windowSec: number | null; requestsPerMinute: number | null; remaining: number } | null;
+  };
   /** Clock for `prediction_data_freshness_seconds`, in epoch ms. Default: `Date.now`. */
   now?: () => number;
   /** Also export Node's process metrics (`process_*`, `nodejs_*`). Default: true. */
@@ -67,6 +76,30 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     name: 'prediction_api_rate_limited_total',
     help: '429 responses received from the API.',
     registers,
+  });
+  const rateWindows = options.rateWindows;
+  new Gauge({
+    name: 'prediction_api_plan_requests_per_minute',
+    help: 'The configured plan (PREDICTION_RATE_LIMIT_RPM): requests per minute the client allows itself.',
+    registers,
+    collect() {
+      if (rateWindows) this.set(rateWindows().planRequestsPerMinute);
+    },
+  });
+  new Gauge({
+    name: 'prediction_api_server_window',
+    help: 'The gateway\'s window as its answers report it (x-ratelimit-*): requests it allows per window (field="requests"), the window\'s length in seconds (field="seconds"), requests per minute (field="requests_per_minute"), and what the latest answer left (field="remaining"). No series before an answer carried the headers.',
+    labelNames: ['field'] as const,
+    registers,
+    collect() {
+      this.reset();
+      const server = rateWindows?.().serverWindow;
+      if (!server) return;
+      this.set({ field: 'requests' }, server.requests);
+      this.set({ field: 'remaining' }, server.remaining);
+      if (server.windowSec !== null) this.set({ field: 'seconds' }, server.windowSec);
+      if (server.requestsPerMinute !== null) this.set({ field: 'requests_per_minute' }, server.requestsPerMinute);
+    },
   });
   const queueDepth = options.queueDepth;
   new Gauge({

@@ -184,18 +184,18 @@ export const dataFreshness = analyticsSchema
   })
   .existing();
 
+/** One row per endpoint × change against today's contract (migration 0022). */
 export const upstreamDrift = analyticsSchema
   .view('upstream_drift', {
     endpoint: text('endpoint').notNull(),
-    fingerprint: text('fingerprint').notNull(),
+    /** new_field, field_gone, changed_type or new_value. */
+    kind: text('kind').notNull(),
+    path: text('path').notNull(),
+    detail: text('detail').notNull(),
     firstSeenAt: timestamp('first_seen_at', tz).notNull(),
     lastSeenAt: timestamp('last_seen_at', tz).notNull(),
     recordsSeen: bigint('records_seen', { mode: 'number' }).notNull(),
     isCurrent: boolean('is_current').notNull(),
-    paths: text('paths').array().notNull(),
-    /** Null for the endpoint's first shape. */
-    pathsAdded: text('paths_added').array(),
-    pathsRemoved: text('paths_removed').array(),
     example: jsonb('example').notNull(),
   })
   .existing();

@@ -33,6 +33,12 @@ export const ingestRuns = predictionSchema.table(
     recordsByEndpoint: jsonb('records_by_endpoint')
       .notNull()
       .default(sql`'{}'::jsonb`),
+    /**
+     * The rate-limit window the upstream's gateway reported on the run's answers (x-ratelimit-*),
+     * e.g. {"requests": 5, "window_seconds": 4, "requests_per_minute": 75, "observed_at": "…"}; null
+     * when no answer carried the headers. What `status` shows beside the configured plan.
+     */
+    serverRateLimit: jsonb('server_rate_limit'),
   },
   (t) => [
     // degraded: the run completed, but rejected more than its threshold of what it read.
@@ -85,6 +91,11 @@ export const upstreamShapes = predictionSchema.table(
     paths: text('paths').array().notNull(),
     /** One record of this shape as received (jsonb-safe), from the observation that created the row; never replaced. */
     example: jsonb('example').notNull(),
+    /**
+     * How the shape differs from today's contract, as [{kind, path, detail}] (empty: it matches);
+     * null for a shape recorded before drift was measured against the contract (migration 0022).
+     */
+    changes: jsonb('changes'),
     recordsSeen: bigint('records_seen', { mode: 'number' }).notNull(),
     firstSeenAt: timestamp('first_seen_at', tz).notNull(),
     lastSeenAt: timestamp('last_seen_at', tz).notNull(),

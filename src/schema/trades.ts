@@ -6,7 +6,7 @@ const tz = { withTimezone: true, mode: 'date' } as const;
 
 /**
  * Fills of the service's trade feed (GET /trades), one row per trade however many polls saw it.
- * Partitioned by month of traded_at (0017_trades.sql), which is why traded_at is in the primary
+ * Partitioned by month of traded_at (0018_trade_feed.sql), which is why traded_at is in the primary
  * key; market_id leads it so that the table can be distributed (Citus) on it.
  */
 export const trades = predictionSchema.table(

@@ -18,7 +18,8 @@ import { step, type StepReport } from './world/step.js';
 import { UNDOCUMENTED_CATEGORY_SHARE } from './world/undocumentedCatalog.js';
 import { trade } from './world/trade.js';
 import { renderEvent, renderMarket, type SpecEraEvent } from './world/wire.js';
-import { renderLiveTrade, type LiveTrade } from './shapes/liveTrade.js';
+import { renderLiveTrade } from './shapes/liveTrade.js';
+import type { LiveTrade } from '../wire/liveShapes.js';
 import type { SpecMarket, SpecOrderBook } from '../wire/specShapes.js';
 import { newWorldState, requireEvent, requireMarket, type WorldState } from './world/worldState.js';
 

@@ -15,7 +15,7 @@ export type { LiveEvent, LiveEventMetadata, LiveMarket, LiveMarketOption, LiveOr
 export type { Market202602, Market202603, OrderBook202603 } from '../wire/legacyShapes.js';
 export type { CentLevel, DollarLevel } from '../wire/orderBook.js';
 export { Faults } from './faults/faults.js';
-export { DRIFT_KINDS, DEFAULT_FAULTS, type DriftKind, type FaultSettings } from './faults/faultSettings.js';
+export { DRIFT_KINDS, DEFAULT_FAULTS, PAST_DRIFT_KINDS, type DriftKind, type FaultSettings } from './faults/faultSettings.js';
 export type { RateLimit } from './limits/slidingWindowLimiter.js';
 export type { RequestRecord, RequestCounters, RequestOutcome } from './observe/requestLog.js';
 export type { KeyState } from './limits/authenticate.js';

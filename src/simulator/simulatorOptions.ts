@@ -22,6 +22,12 @@ export interface SimulatorOptions extends Omit<WorldOptions, 'shape'> {
   rateLimit?: Partial<RateLimit>;
   /** Separate, lower window for requests without `x-api-key`. Default { requests: 60, windowMs: 60_000 }. */
   keylessRateLimit?: Partial<RateLimit>;
+  /**
+   * The gateway's window in front of the service, e.g. { requests: 5, windowMs: 4000 } (what the
+   * live gateway allowed keyless): a fixed window whose x-ratelimit-* headers go out on every
+   * answer, and whose 429 has no Retry-After and the gateway's body. Default none.
+   */
+  gatewayWindow?: RateLimit;
   /** Cap on end - start of list pages, and the page without `limit` or `end` (the server returns fewer than asked). Default 20. */
   maxPageSize?: number;
   /** Cap on a GET /events page asked for by `limit` (the service takes 1..100). Default 100. */
@@ -52,6 +58,7 @@ export interface ResolvedOptions {
   apiKey: string | undefined;
   rateLimit: RateLimit;
   keylessRateLimit: RateLimit;
+  gatewayWindow: RateLimit | undefined;
   maxPageSize: number;
   maxLimit: number;
   subSecondRetryAfter: boolean;
@@ -99,6 +106,7 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
       { requests: keylessRateLimit?.requests ?? 60, windowMs: keylessRateLimit?.windowMs ?? DEFAULT_WINDOW_MS },
       'keylessRateLimit',
     ),
+    gatewayWindow: o.gatewayWindow === undefined ? undefined : validateRateLimit(o.gatewayWindow, 'gatewayWindow'),
     maxPageSize: positiveInt('maxPageSize', o.maxPageSize ?? 20),
     maxLimit: positiveInt('maxLimit', o.maxLimit ?? 100),
     subSecondRetryAfter: o.subSecondRetryAfter ?? false,

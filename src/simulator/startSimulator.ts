@@ -5,6 +5,7 @@
  */
 import { errorChainMessage } from '../errors/errorChainMessage.js';
 import { Faults } from './faults/faults.js';
+import { FixedWindowLimiter } from './limits/fixedWindowLimiter.js';
 import { SlidingWindowLimiter, validateRateLimit, type RateLimit } from './limits/slidingWindowLimiter.js';
 import { RequestLog, type RequestCounters, type RequestRecord } from './observe/requestLog.js';
 import { startRealtimeDriver } from './realtimeDriver.js';
@@ -47,7 +48,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     maxLimit: o.maxLimit,
     subSecondRetryAfter: o.subSecondRetryAfter,
   };
-  const server = await startHttpServer({ world, settings, limiters, faults, log, nowMs: o.nowMs }, o.port);
+  const gateway = o.gatewayWindow ? new FixedWindowLimiter(o.gatewayWindow) : undefined;
+  const server = await startHttpServer({ world, settings, limiters, gateway, faults, log, nowMs: o.nowMs }, o.port);
   const driver =
     o.clock === 'realtime'
       ? startRealtimeDriver(world, o.stepEveryMs, o.speed, o.nowMs, (err) =>

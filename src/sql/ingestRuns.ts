@@ -21,6 +21,15 @@ export interface EndpointRecordCounts {
   rejected: number;
 }
 
+/** The gateway's window as the run's answers reported it (ingest_runs.server_rate_limit). */
+export interface ServerRateLimit {
+  requests: number;
+  /** Null while no answer opened a window the client saw. */
+  windowSeconds: number | null;
+  requestsPerMinute: number | null;
+  observedAt: Date;
+}
+
 export interface RunTotals {
   requests: number;
   requestsByStatus: Record<string, Record<string, number>>;
@@ -30,6 +39,8 @@ export interface RunTotals {
   rowsByTable: Record<string, number>;
   /** Per endpoint label, e.g. {"/events": {accepted: 40, acceptedWithDrift: 2, rejected: 1}}. */
   recordsByEndpoint: Record<string, EndpointRecordCounts>;
+  /** The gateway's window, when the run's answers carried its headers. */
+  serverRateLimit?: ServerRateLimit | null;
 }
 
 /** Opens an ingest_runs row, committed at once so a crashed run stays visible. */
@@ -55,7 +66,8 @@ export async function finishRun(
       ${sql(c.requests)} = ${totals.requests}, ${sql(c.requestsByStatus)} = ${sql.json(totals.requestsByStatus)},
       ${sql(c.recordsSeen)} = ${totals.recordsSeen}, ${sql(c.recordsWritten)} = ${totals.recordsWritten},
       ${sql(c.recordsRejected)} = ${totals.recordsRejected}, ${sql(c.rowsByTable)} = ${sql.json(totals.rowsByTable)},
-      ${sql(c.recordsByEndpoint)} = ${sql.json(recordsByEndpointJson(totals.recordsByEndpoint))}
+      ${sql(c.recordsByEndpoint)} = ${sql.json(recordsByEndpointJson(totals.recordsByEndpoint))},
+      ${sql(c.serverRateLimit)} = ${totals.serverRateLimit ? sql.json(serverRateLimitJson(totals.serverRateLimit)) : null}
     where ${sql(c.runId)} = ${runId}`;
 }
 
@@ -89,7 +101,7 @@ export async function abortOrphanedRuns(sql: Queryable, job: string, now: Date):
  * run counts: it stored its data, only too much of what it read was rejected.
  */
 export async function lastSuccessfulRuns(sql: Queryable, jobs: readonly string[]): Promise<Map<string, Date>> {
-  // One backward probe of ingest_runs_job_success_idx (0017) per job, not a scan of its history.
+  // One backward probe of ingest_runs_job_success_idx (0017_run_pruning_and_bounds.sql) per job, not a scan of its history.
   const rows = await sql<{ job: string; at: Date }[]>`
     select j.job, r.at
     from unnest(${jobs as string[]}::text[]) as j(job)
@@ -126,4 +138,14 @@ export async function latestRunStatuses(sql: Queryable, jobs: readonly string[])
     ) r`;
   // The status column's check constraint allows only RunStatus values, and 'running' has no finished_at.
   return new Map(rows.map((r) => [r.job, { status: r.status as LatestRunStatus['status'], finishedAt: r.finishedAt!, error: r.error }]));
+}
+
+/** The column's documented snake_case keys (COMMENT ON ingest_runs.server_rate_limit). */
+function serverRateLimitJson(limit: ServerRateLimit): Record<string, number | string | null> {
+  return {
+    requests: limit.requests,
+    window_seconds: limit.windowSeconds,
+    requests_per_minute: limit.requestsPerMinute,
+    observed_at: limit.observedAt.toISOString(),
+  };
 }

@@ -1,3 +1,4 @@
+import type { ContractChange } from '../domain/types.js';
 import { upstreamShapes } from '../schema/index.js';
 import { storablePayload } from './quarantineRecords.js';
 import { jsonText, type Queryable } from './queryable.js';
@@ -15,6 +16,8 @@ export interface ShapeObservation {
   paths: readonly string[];
   /** One record of this shape as received; stored only when the shape is new. */
   example: unknown;
+  /** How the shape differs from today's contract (empty: it matches); the fingerprint is computed from them. */
+  changes: readonly ContractChange[];
   /** How many records of this shape the batch held (a positive integer). */
   count: number;
 }
@@ -34,7 +37,7 @@ export async function recordShapes(
 ): Promise<number> {
   if (observations.length === 0) return 0;
   // ON CONFLICT cannot touch a row twice in one statement: one row per shape, counts summed.
-  const byShape = new Map<string, { endpoint: string; fingerprint: string; paths: readonly string[]; example: unknown; count: number }>();
+  const byShape = new Map<string, Omit<ShapeObservation, 'count'> & { count: number }>();
   for (const o of observations) {
     if (!Number.isSafeInteger(o.count) || o.count < 1) {
       throw new RangeError(`recordShapes: count must be a positive integer, got ${o.count} for ${o.endpoint} ${o.fingerprint}`);
@@ -42,23 +45,24 @@ export async function recordShapes(
     const key = `${o.endpoint}\u0001${o.fingerprint}`;
     const seen = byShape.get(key);
     if (seen) seen.count += o.count;
-    else byShape.set(key, { endpoint: o.endpoint, fingerprint: o.fingerprint, paths: o.paths, example: o.example, count: o.count });
+    else byShape.set(key, { ...o });
   }
   // In key order, so concurrent writers lock the rows they share in the same order (no deadlock).
   const rows = [...byShape.values()].sort((a, b) => compare(a.endpoint, b.endpoint) || compare(a.fingerprint, b.fingerprint));
   const result = await sql`
     insert into ${sql(shapes)} as s
-      (${sql(col.endpoint)}, ${sql(col.fingerprint)}, ${sql(col.paths)}, ${sql(col.example)}, ${sql(col.recordsSeen)},
+      (${sql(col.endpoint)}, ${sql(col.fingerprint)}, ${sql(col.paths)}, ${sql(col.example)}, ${sql(col.changes)}, ${sql(col.recordsSeen)},
        ${sql(col.firstSeenAt)}, ${sql(col.lastSeenAt)}, ${sql(col.firstRunId)}, ${sql(col.lastRunId)})
     select t.endpoint, t.fingerprint,
            array(select p.path from jsonb_array_elements_text(t.paths::jsonb) with ordinality as p(path, ord) order by p.ord),
-           t.example::jsonb, t.records_seen::bigint,
+           t.example::jsonb, t.changes::jsonb, t.records_seen::bigint,
            ${observedAt}::timestamptz, ${observedAt}::timestamptz, ${runId}::bigint, ${runId}::bigint
     from unnest(${rows.map((r) => r.endpoint)}::text[], ${rows.map((r) => r.fingerprint)}::text[],
                 ${rows.map((r) => jsonText(storablePaths(r.paths)))}::text[], ${rows.map((r) => storablePayload(r.example))}::text[],
-                ${rows.map((r) => String(r.count))}::text[])
-      as t(endpoint, fingerprint, paths, example, records_seen)
+                ${rows.map((r) => storablePayload(r.changes))}::text[], ${rows.map((r) => String(r.count))}::text[])
+      as t(endpoint, fingerprint, paths, example, changes, records_seen)
     on conflict (${sql(col.endpoint)}, ${sql(col.fingerprint)}) do update set
+      ${sql(col.changes)} = coalesce(s.${sql(col.changes)}, excluded.${sql(col.changes)}),
       ${sql(col.recordsSeen)} = s.${sql(col.recordsSeen)} + excluded.${sql(col.recordsSeen)},
       ${sql(col.lastRunId)} = case when excluded.${sql(col.lastSeenAt)} > s.${sql(col.lastSeenAt)}
         then excluded.${sql(col.lastRunId)} else s.${sql(col.lastRunId)} end,

@@ -1,6 +1,8 @@
+import type { ContractChangeKind } from '../domain/types.js';
 import type { BookAges } from '../sql/selectBookAges.js';
 import type { EndpointIntake } from '../sql/selectIntakeSince.js';
 import type { QuarantineSince } from '../sql/selectQuarantineSince.js';
+import type { ServerRateLimit } from '../sql/ingestRuns.js';
 import type { JobRequests } from '../sql/selectRequestRate.js';
 import type { TableSize } from '../sql/selectTableSizes.js';
 import type { TradeActivity } from '../sql/selectTradeActivity.js';
@@ -108,8 +110,11 @@ export interface StatusReport {
     sinceAt: Date;
     byEndpoint: EndpointIntake[];
     totals: Omit<EndpointIntake, 'endpoint'>;
-    /** Record shapes first received since then (analytics.upstream_drift), the first of them listed. */
-    newShapes: { count: number; shapes: ShapeChange[] };
+    /**
+     * How the records received since then differ from what the service sends today
+     * (analytics.upstream_drift): each change once, the first of them listed.
+     */
+    upstreamChanges: { count: number; changes: UpstreamChange[] };
     quarantine: QuarantineSince;
   };
   database: {
@@ -128,6 +133,8 @@ export interface StatusReport {
     usedPercent: number;
     /** Runs overlapping the window that are still running: their requests are not counted yet. */
     runningRuns: number;
+    /** The gateway's window as the latest run that saw its x-ratelimit-* headers recorded it; null when none did. */
+    server: ServerRateLimit | null;
     byJob: JobRequests[];
   };
   /** The trade feed since `sinceAt`: trades made, and the polls that read them and their gaps. */
@@ -143,13 +150,16 @@ export interface HistoryHorizon {
   lastDroppedAt: Date;
 }
 
-export interface ShapeChange {
+export interface UpstreamChange {
   endpoint: string;
+  kind: ContractChangeKind;
+  /** Key path, array items as `[]`; '' for the record itself. */
+  path: string;
+  /** See ContractChange.detail. */
+  detail: string;
   firstSeenAt: Date;
   lastSeenAt: Date;
   recordsSeen: number;
+  /** The endpoint's latest records still showed it. */
   isCurrent: boolean;
-  /** Key paths (`path:type`) against the endpoint's previous shape; null for the endpoint's first shape. */
-  pathsAdded: string[] | null;
-  pathsRemoved: string[] | null;
 }

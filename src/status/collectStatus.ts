@@ -1,4 +1,5 @@
 import type { Sql } from '../db/connect.js';
+import type { ContractChangeKind } from '../domain/types.js';
 import { JOB_NAMES } from '../service/jobKinds.js';
 import { selectBookAges } from '../sql/selectBookAges.js';
 import { selectCategoryCompleteness } from '../sql/selectCategoryCompleteness.js';
@@ -9,8 +10,9 @@ import { selectLatestRuns, type RunRow } from '../sql/selectLatestRuns.js';
 import { selectListingFreshness } from '../sql/selectListingFreshness.js';
 import { selectQuarantineSince } from '../sql/selectQuarantineSince.js';
 import { selectRequestRate } from '../sql/selectRequestRate.js';
+import { selectServerRateLimit } from '../sql/selectServerRateLimit.js';
 import { selectRunCountsSince } from '../sql/selectRunCountsSince.js';
-import { selectShapesSince } from '../sql/selectShapesSince.js';
+import { selectDriftSince } from '../sql/selectDriftSince.js';
 import { selectTableSizes } from '../sql/selectTableSizes.js';
 import { selectTradeActivity } from '../sql/selectTradeActivity.js';
 import { crawlPlan } from '../sync/crawlPlan.js';
@@ -29,7 +31,7 @@ export const STATUS_JOBS: readonly string[] = [...JOB_NAMES.slice(0, 3), SYNC_JO
 export const RATE_WINDOW_SEC = 900;
 
 /** How many quarantine groups and new shapes are listed (their totals are always given). */
-const LISTED = { quarantineGroups: 10, shapes: 20 } as const;
+const LISTED = { quarantineGroups: 10, changes: 20 } as const;
 
 export interface StatusRequest {
   /** The instant ages are measured from: now, or a simulator's clock in tests. */
@@ -112,9 +114,9 @@ export async function collectStatus(sql: Sql, request: StatusRequest): Promise<S
       sinceAt: since,
       byEndpoint: facts.intake,
       totals: { accepted: sum('accepted'), acceptedWithDrift: sum('acceptedWithDrift'), rejected: sum('rejected') },
-      newShapes: {
-        count: facts.shapes.count,
-        shapes: facts.shapes.shapes.map((s) => ({ ...s, recordsSeen: Number(s.recordsSeen) })),
+      upstreamChanges: {
+        count: facts.drift.count,
+        changes: facts.drift.changes.map((c) => ({ ...c, kind: c.kind as ContractChangeKind, recordsSeen: Number(c.recordsSeen) })),
       },
       quarantine: facts.quarantine,
     },
@@ -137,6 +139,7 @@ export async function collectStatus(sql: Sql, request: StatusRequest): Promise<S
       usedPercent: (requestsPerMin / request.rateLimitRpm) * 100,
       runningRuns: facts.rate.reduce((n, j) => n + j.running, 0),
       byJob: facts.rate,
+      server: facts.server,
     },
     trades: {
       ...facts.trades,
@@ -155,13 +158,14 @@ function readFacts(sql: Sql, t: { at: Date; since: Date; rateFrom: Date }) {
     coverage: await selectCoverageSince(tx, t.since),
     books: await selectBookAges(tx, t.at),
     intake: await selectIntakeSince(tx, t.since),
-    shapes: await selectShapesSince(tx, t.since, LISTED.shapes),
+    drift: await selectDriftSince(tx, t.since, LISTED.changes),
     quarantine: await selectQuarantineSince(tx, t.since, LISTED.quarantineGroups),
     tables: await selectTableSizes(tx),
     horizons: await selectHistoryHorizons(tx),
     rate: await selectRequestRate(tx, t.rateFrom, t.at),
     trades: await selectTradeActivity(tx, t.since, t.at),
     completeness: await selectCategoryCompleteness(tx),
+    server: await selectServerRateLimit(tx),
   }));
 }
 

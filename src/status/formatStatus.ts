@@ -1,3 +1,4 @@
+import { describeChange } from '../domain/describeChange.js';
 import { ALL_CATEGORIES } from '../domain/types.js';
 import { sanitizeText } from '../errors/sanitizeText.js';
 import { humanBytes, humanCount, humanDuration } from './humanUnits.js';
@@ -141,21 +142,15 @@ export function formatStatus(r: StatusReport): string {
       ),
     );
   }
-  out.push(`  new record shapes: ${i.newShapes.count}`);
-  for (const shape of i.newShapes.shapes) {
-    const change =
-      shape.pathsAdded === null
-        ? 'first shape of the endpoint'
-        : `+${shape.pathsAdded.length} / -${shape.pathsRemoved?.length ?? 0} key paths`;
-    const added = (shape.pathsAdded ?? []).slice(0, 5).map((p) => `+${p}`);
-    const removed = (shape.pathsRemoved ?? []).slice(0, 5).map((p) => `-${p}`);
-    const paths = [...added, ...removed].join(' ');
+  const changes = i.upstreamChanges;
+  out.push(`  changes from what the service sends today: ${changes.count === 0 ? 'none' : changes.count}`);
+  for (const c of changes.changes) {
     out.push(
-      `    ${clean(shape.endpoint, 80)} since ${iso(shape.firstSeenAt)}: ${change}, ${humanCount(shape.recordsSeen)} records${shape.isCurrent ? '' : ' (no longer sent)'}${paths === '' ? '' : `: ${clean(paths, 300)}`}`,
+      `    ${clean(c.endpoint, 80)}: ${clean(describeChange(c), 300)}, ${humanCount(c.recordsSeen)} records, first ${iso(c.firstSeenAt)}, last ${iso(c.lastSeenAt)}${c.isCurrent ? '' : ' (no longer sent)'}`,
     );
   }
-  if (i.newShapes.count > i.newShapes.shapes.length)
-    out.push(`    … and ${i.newShapes.count - i.newShapes.shapes.length} more (analytics.upstream_drift)`);
+  if (changes.count > changes.changes.length)
+    out.push(`    … and ${changes.count - changes.changes.length} more (analytics.upstream_drift)`);
   const q = i.quarantine;
   out.push(`  quarantined: ${humanCount(q.records)} distinct records received (${humanCount(q.newRecords)} for the first time)`);
   for (const g of q.groups) out.push(`    ${humanCount(g.records)} × ${clean(g.endpoint, 80)}: ${clean(g.reason, 200)}`);
@@ -205,5 +200,21 @@ export function formatStatus(r: StatusReport): string {
     `Request rate over the last ${humanDuration(rate.windowSec)} (runs' requests, spread evenly over each run): ` +
       `${rate.requestsPerMin.toFixed(1)}/min of the plan's ${rate.limitRpm}/min (${rate.usedPercent.toFixed(0)} %)${running}`,
   );
+  out.push(`  ${serverWindowLine(rate.server, rate.limitRpm)}`);
   return `${out.join('\n')}\n`;
+}
+
+/** The gateway's window (x-ratelimit-*) beside the configured plan, and which of the two paces the client. */
+function serverWindowLine(server: StatusReport['requestRate']['server'], planRpm: number): string {
+  if (!server) return "Server's window: not reported yet (no run has seen the gateway's x-ratelimit-* headers)";
+  const window =
+    server.windowSeconds === null ? `${server.requests} requests per window` : `${server.requests} requests per ${server.windowSeconds} s`;
+  const rpm = server.requestsPerMinute;
+  const verdict =
+    rpm === null
+      ? ''
+      : rpm < planRpm
+        ? `, about ${rpm.toFixed(0)}/min: below the plan's ${planRpm}/min, so the server's window paces the client (PREDICTION_RATE_LIMIT_RPM is set above what it grants)`
+        : `, about ${rpm.toFixed(0)}/min: the plan's ${planRpm}/min is the tighter`;
+  return `Server's window (as of ${server.observedAt.toISOString()}): ${window}${verdict}`;
 }

@@ -11,6 +11,10 @@ export interface WriteCounts {
   recordsByEndpoint: Record<string, EndpointRecordCounts>;
   /** Rejections by the kind of their reason. */
   rejectionReasons: Record<string, number>;
+  /** Markets stored with a field the tables need (status, result, times) nulled by an unreadable value. */
+  recordsEmptied: number;
+  /** Those fields by name, each counted once per market. */
+  emptiedFields: Record<string, number>;
 }
 
 export const emptyCounts = (): WriteCounts => ({
@@ -20,12 +24,16 @@ export const emptyCounts = (): WriteCounts => ({
   rowsByTable: {},
   recordsByEndpoint: {},
   rejectionReasons: {},
+  recordsEmptied: 0,
+  emptiedFields: {},
 });
 
 export function addCounts(into: WriteCounts, add: WriteCounts): WriteCounts {
   into.recordsSeen += add.recordsSeen;
   into.recordsWritten += add.recordsWritten;
   into.recordsRejected += add.recordsRejected;
+  into.recordsEmptied += add.recordsEmptied;
+  sumInto(into.emptiedFields, add.emptiedFields);
   sumInto(into.rowsByTable, add.rowsByTable);
   sumInto(into.rejectionReasons, add.rejectionReasons);
   for (const [endpoint, c] of Object.entries(add.recordsByEndpoint)) {

@@ -9,6 +9,10 @@ export interface IntakeTotals {
   unavailable: number;
   /** Listings given up before the end (paging that could not be followed), each with why. */
   cutListings: readonly string[];
+  /** Markets stored with a field the tables need (status, result, times) nulled by an unreadable value. */
+  emptied: number;
+  /** Those fields by name. */
+  emptiedFields: Readonly<Record<string, number>>;
 }
 
 export interface IntakePolicy {
@@ -23,7 +27,8 @@ const REASONS_NAMED = 3;
 
 /**
  * Whether a finished run read its upstream soundly; returns why not, or null. A run is degraded
- * when it rejected, or could not fetch, more than its share of what it asked for, when a whole
+ * when it rejected, could not fetch, or stored with a needed field emptied (a status, a result or a
+ * time sent in a type that cannot be read, stored as null) more than its share of what it asked for, when a whole
  * listing page was rejected (one listing the upstream changed under us), when a listing's paging
  * could not be followed to its end, or when it expected records and got none. Such a
  * run still stored what it accepted: "degraded" is loud, never silent, and never "succeeded".
@@ -44,10 +49,20 @@ export function assessIntake(totals: IntakeTotals, policy: IntakePolicy): string
     if (policy.expectRecords) problems.push('the upstream sent no records');
     return problems.length === 0 ? null : problems.join('; ');
   }
-  const unread = rejected + totals.unavailable;
+  // A record whose status arrived as a number is stored with a null status: as lost to the tables as a rejected one.
+  const unread = rejected + totals.unavailable + totals.emptied;
   const percent = (100 * unread) / asked;
   if (percent > policy.maxRejectedPercent) {
-    const what = totals.unavailable === 0 ? `rejected ${rejected}` : `rejected ${rejected} and could not fetch ${totals.unavailable}`;
+    const parts = [`rejected ${rejected}`];
+    if (totals.unavailable > 0) parts.push(`could not fetch ${totals.unavailable}`);
+    if (totals.emptied > 0) {
+      const fields = Object.entries(totals.emptiedFields)
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .map(([field, n]) => `${field} ${n}`)
+        .join(', ');
+      parts.push(`stored ${totals.emptied} with a needed field unreadable and left empty (${fields})`);
+    }
+    const what = parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
     problems.push(`${what} of ${asked} records (${percent.toFixed(1)} %, more than ${policy.maxRejectedPercent} %)`);
   }
   if (totals.allRejectedPages > 0) {

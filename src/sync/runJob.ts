@@ -5,7 +5,7 @@ import { withStatementDeadline } from '../db/withStatementDeadline.js';
 import type { WriteFence } from '../sql/acquireWriteLock.js';
 import { checkedClock, DEFAULT_CLOCK_TOLERANCE_MS } from '../db/checkedClock.js';
 import { LeaseLostError } from '../lease/LeaseLostError.js';
-import { finishRun, startRun, type RunTotals } from '../sql/ingestRuns.js';
+import { finishRun, startRun, type RunTotals, type ServerRateLimit } from '../sql/ingestRuns.js';
 import { hasFutureRuns, repairFutureStamps } from '../sql/repairFutureStamps.js';
 import { writeTransaction } from '../store/writeTransaction.js';
 import { assessIntake } from './assessIntake.js';
@@ -93,7 +93,14 @@ export async function runJob(
   } catch (error) {
     const status = options.signal?.aborted ? 'aborted' : 'failed';
     await withStatementDeadline(sql, 'closing the run', () =>
-      finishRun(sql, runId, status, totals.toRunTotals(), now(), errorChainMessage(error)),
+      finishRun(
+        sql,
+        runId,
+        status,
+        { ...totals.toRunTotals(), serverRateLimit: serverRateLimitOf(client) },
+        now(),
+        errorChainMessage(error),
+      ),
     ).catch(() => {});
     throw error;
   }
@@ -104,7 +111,7 @@ export async function runJob(
     : assessIntake(totals.intake(), { maxRejectedPercent: options.maxRejectedPercent ?? 5, expectRecords: options.expectRecords ?? false });
   const status = aborted ? 'aborted' : degradation !== null ? 'degraded' : 'succeeded';
   const finishedAt = now();
-  const runTotals = totals.toRunTotals();
+  const runTotals = { ...totals.toRunTotals(), serverRateLimit: serverRateLimitOf(client) };
   await withStatementDeadline(sql, 'closing the run', () =>
     finishRun(sql, runId, status, runTotals, finishedAt, aborted ? abortText(options.signal?.reason) : degradation),
   );
@@ -131,4 +138,16 @@ async function repairFutureRows(sql: Sql, options: JobOptions): Promise<number> 
 /** Why an aborted run stopped, as recorded in ingest_runs.error: a lost lease says so; a shutdown is "stopped by a signal". */
 function abortText(reason: unknown): string {
   return reason instanceof LeaseLostError ? errorChainMessage(reason) : 'stopped by a signal';
+}
+
+/** The gateway's window as the client last saw it (x-ratelimit-* headers), for `status`; null when no answer carried them. */
+function serverRateLimitOf(client: PredictionClient): ServerRateLimit | null {
+  const window = client.stats().serverWindow;
+  if (!window) return null;
+  return {
+    requests: window.requests,
+    windowSeconds: window.windowSec,
+    requestsPerMinute: window.requestsPerMinute,
+    observedAt: new Date(window.observedAtMs),
+  };
 }

@@ -33,10 +33,12 @@ export class SyncTotals {
   readonly recordRequest = (event: RequestEvent): void => this.#requests.record(event);
 
   intake(): IntakeTotals {
-    const { recordsByEndpoint, rejectionReasons } = this.writes;
+    const { recordsByEndpoint, rejectionReasons, recordsEmptied, emptiedFields } = this.writes;
     return {
       recordsByEndpoint,
       rejectionReasons,
+      emptied: recordsEmptied,
+      emptiedFields,
       allRejectedPages: this.allRejectedPages,
       unavailable: this.unavailable,
       cutListings: this.cutListings,

@@ -35,7 +35,8 @@ export const liveMarketSchema = z.strictObject({
   marketId: idString,
   eventId: idString.optional(),
   status: z.enum(['open', 'closed']),
-  result: z.enum(['yes', 'no']).nullable(),
+  /** `draw` on sports markets (service OpenAPI 2026-07-05). */
+  result: z.enum(['yes', 'no', 'draw']).nullable(),
   marketResultPubkey: z
     .string()
     .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
@@ -56,6 +57,21 @@ export const liveMarketSchema = z.strictObject({
   sportsMarketType: label.nullable(),
   sportsLine: z.number().nullable(),
   gameNumber: z.null(),
+});
+
+/**
+ * A bisonfi ("Forecast") market: one side of an issuer market, with that side's mint and the
+ * issuer market's account (service OpenAPI 2026-07-05, BisonfiMarket); no CLOB token ids.
+ */
+export const liveBisonfiMarketSchema = liveMarketSchema.extend({
+  clobTokenIds: z.tuple([]),
+  outcomeMint: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/),
+  outcomeTokenProgram: z.string().nullable(),
+  marketPda: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/),
+  outcomeSide: z.enum(['up', 'down']),
+  sideLabel: z.enum(['Up', 'Down']).optional(),
+  tradable: z.boolean(),
+  lifecycleStatus: z.enum(['open', 'resolving', 'settled']),
 });
 
 /** `event.metadata`: `series` lives here since the top-level one went; `closeTime` is the latest close of its markets. */
@@ -108,9 +124,33 @@ export const liveOrderBookSchema = z.strictObject({
   no_dollars: z.array(dollarLevelSchema),
 });
 
+/**
+ * A row of GET /trades, as the service's OpenAPI of 2026-07-05 types it (schema `Trades`) and the
+ * July poll saw it: micro-USD amounts as strings, Unix seconds, the titles beside the ids.
+ */
+export const liveTradeSchema = z.strictObject({
+  id: idString,
+  ownerPubkey: storableText,
+  marketId: idString,
+  eventId: idString,
+  message: text,
+  timestamp: z.number(),
+  action: z.enum(['buy', 'sell']),
+  side: z.enum(['yes', 'no']),
+  eventTitle: text,
+  marketTitle: text,
+  amountUsd: microUsdText,
+  priceUsd: microUsdText,
+  eventImageUrl: text,
+  isTeamMarket: z.boolean(),
+  marketOptions: z.array(liveMarketOptionSchema).nullable(),
+});
+
 export type LivePricing = z.output<typeof livePricingSchema>;
 export type LiveMarketOption = z.output<typeof liveMarketOptionSchema>;
 export type LiveMarket = z.output<typeof liveMarketSchema>;
+export type LiveBisonfiMarket = z.output<typeof liveBisonfiMarketSchema>;
 export type LiveEventMetadata = z.output<typeof liveEventMetadataSchema>;
 export type LiveEvent = z.output<typeof liveEventSchema>;
 export type LiveOrderBook = z.output<typeof liveOrderBookSchema>;
+export type LiveTrade = z.output<typeof liveTradeSchema>;

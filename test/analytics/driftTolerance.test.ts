@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Market, Pricing } from '../../src/domain/types.js';
+import type { ContractChange, Market, Pricing } from '../../src/domain/types.js';
 import * as analytics from '../../src/schema/analytics.js';
 import { recordShapes } from '../../src/sql/recordShapes.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
@@ -243,66 +243,65 @@ describe('analytics.upstream_drift', () => {
   const MARKETS = 'test:/events#markets';
   const BOOKS = 'test:/orderbook/{marketId}';
   const EVENTS = 'test:/events';
+  const NEW_FEE = { kind: 'new_field', path: 'pricing.fee', detail: 'number' } as const;
+  const STATUS_NUMBER = { kind: 'changed_type', path: 'status', detail: 'string -> number' } as const;
+  const SUSPENDED = { kind: 'new_value', path: 'status', detail: '"suspended"' } as const;
 
   beforeAll(async () => {
     const [run] =
       await db.sql`insert into prediction.ingest_runs (job, started_at, status) values ('sync', now(), 'running') returning run_id`;
     const runId = Number(run!.run_id);
-    const shape = (endpoint: string, fingerprint: string, paths: string[], count = 1) => ({
+    const shape = (endpoint: string, fingerprint: string, changes: ContractChange[], count = 1) => ({
       endpoint,
       fingerprint,
-      paths,
+      paths: ['marketId:string'],
       example: { fingerprint },
+      changes,
       count,
     });
-    const V1 = ['marketId:string', 'pricing.volume:number', 'settlementTime:number', 'status:string'];
-    const V2 = ['marketId:string', 'pricing.volume:string', 'resolveAt:null', 'status:string'];
-    await recordShapes(db.sql, runId, [shape(MARKETS, 'v1', V1, 5), shape(BOOKS, 'b1', ['no:array', 'yes:array'])], t(0));
-    await recordShapes(db.sql, runId, [shape(MARKETS, 'v2', V2, 3)], t(10));
-    // Two shapes first seen together: both current, ordered by fingerprint.
-    await recordShapes(db.sql, runId, [shape(EVENTS, 'e2', ['a:string', 'b:number']), shape(EVENTS, 'e1', ['a:string'])], t(20));
+    // Records as today's contract has them (no change), then a new field, then the new field with a
+    // changed type beside it: the new field is one change seen by 8 records, not a row per shape.
+    await recordShapes(db.sql, runId, [shape(MARKETS, 'ok', [], 50), shape(BOOKS, 'b', [])], t(0));
+    await recordShapes(db.sql, runId, [shape(MARKETS, 'fee', [NEW_FEE], 5)], t(10));
+    await recordShapes(db.sql, runId, [shape(MARKETS, 'fee+num', [NEW_FEE, STATUS_NUMBER], 3), shape(MARKETS, 'ok', [], 40)], t(20));
+    await recordShapes(db.sql, runId, [shape(EVENTS, 'e', [SUSPENDED], 2)], t(20));
   });
 
-  it("shows each shape with the paths it added and removed against the endpoint's previous shape", async () => {
-    const rows =
-      await db.sql`select * from analytics.upstream_drift where endpoint like 'test:%' order by endpoint, first_seen_at, fingerprint`;
+  it('lists each change once, with its first and last sighting and the records that showed it; matching records list nothing', async () => {
+    const rows = await db.sql`select * from analytics.upstream_drift where endpoint like 'test:%' order by endpoint, first_seen_at, kind`;
     expect(
       rows.map((r) => [
         r.endpoint,
-        r.fingerprint,
+        r.kind,
+        r.path,
+        r.detail,
         time(r.first_seen_at),
         time(r.last_seen_at),
         Number(r.records_seen),
         r.is_current,
-        r.paths_added,
-        r.paths_removed,
       ]),
     ).toEqual([
-      [EVENTS, 'e1', iso(20), iso(20), 1, true, null, null],
-      [EVENTS, 'e2', iso(20), iso(20), 1, true, ['b:number'], []],
-      [MARKETS, 'v1', iso(0), iso(0), 5, false, null, null],
-      [
-        MARKETS,
-        'v2',
-        iso(10),
-        iso(10),
-        3,
-        true,
-        ['pricing.volume:string', 'resolveAt:null'],
-        ['pricing.volume:number', 'settlementTime:number'],
-      ],
-      [BOOKS, 'b1', iso(0), iso(0), 1, true, null, null],
+      [EVENTS, 'new_value', 'status', '"suspended"', iso(20), iso(20), 2, true],
+      [MARKETS, 'new_field', 'pricing.fee', 'number', iso(10), iso(20), 8, true],
+      [MARKETS, 'changed_type', 'status', 'string -> number', iso(20), iso(20), 3, true],
     ]);
-    expect(rows[3]!.example).toEqual({ fingerprint: 'v2' });
+    // The example is that of the shape where the change was first seen.
+    expect(rows[1]!.example).toEqual({ fingerprint: 'fee' });
   });
 
-  it('moves is_current back to an older shape when the endpoint sends it again, without reordering the timeline', async () => {
-    await recordShapes(db.sql, null, [{ endpoint: MARKETS, fingerprint: 'v1', paths: [], example: null, count: 2 }], t(30));
+  it('marks a change no longer current once the endpoint sends only records without it', async () => {
+    await recordShapes(db.sql, null, [{ endpoint: MARKETS, fingerprint: 'ok', paths: [], example: null, count: 2, changes: [] }], t(30));
     const rows = await orm.select().from(analytics.upstreamDrift);
     const markets = rows.filter((r) => r.endpoint === MARKETS).sort((a, b) => a.firstSeenAt.getTime() - b.firstSeenAt.getTime());
-    expect(markets.map((r) => [r.fingerprint, r.isCurrent, r.recordsSeen, r.pathsAdded, r.lastSeenAt.toISOString()])).toEqual([
-      ['v1', true, 7, null, iso(30)],
-      ['v2', false, 3, ['pricing.volume:string', 'resolveAt:null'], iso(10)],
+    expect(markets.map((r) => [r.kind, r.isCurrent, r.recordsSeen, r.lastSeenAt.toISOString()])).toEqual([
+      ['new_field', false, 8, iso(20)],
+      ['changed_type', false, 3, iso(20)],
     ]);
+  });
+
+  it('lists nothing for a shape recorded before drift was measured against the contract (changes null)', async () => {
+    await db.sql`insert into prediction.upstream_shapes (endpoint, fingerprint, paths, example, records_seen, first_seen_at, last_seen_at)
+      values ('test:/old', 'old', '{a:string}', '{}', 9, ${t(0)}, ${t(0)})`;
+    expect(await db.sql`select * from analytics.upstream_drift where endpoint = 'test:/old'`).toHaveLength(0);
   });
 });

@@ -374,28 +374,23 @@ describe('analytics over the live profile, against the simulator’s world', () 
     }
   });
 
-  it('upstream_drift: the current shapes of /events, /events#markets and /orderbook/{marketId} are those the world sends now', async () => {
-    const rows = await db.sql`select endpoint, paths, is_current from analytics.upstream_drift`;
-    const current = (endpoint: string) =>
-      rows
-        .filter((r) => r.endpoint === endpoint && r.is_current)
-        .map((r) => (r.paths as string[]).join(' '))
-        .sort();
-
-    // The records the second sync read: the listed events (their markets apart), their markets as embedded, and the books of open markets.
-    const listed = [...second.events].filter(([, e]) => e.isActive);
-    const eventShapes = listed.map(([, e]) => shapeOf(e.body));
-    const marketShapes = listed.flatMap(([, e]) => e.marketIds.map((id) => shapeOf(second.markets.get(id)!.body)));
-    const bookShapes = [...second.markets].filter(([, m]) => m.status === 'open').map(([, m]) => shapeOf(m.book));
-
-    expect(current('/events')).toEqual([...new Set(eventShapes)].sort());
-    expect(current('/events#markets')).toEqual([...new Set(marketShapes)].sort());
-    expect(current('/orderbook/{marketId}')).toEqual([...new Set(bookShapes)].sort());
+  it('upstream_drift: the world sends today’s contract, so nothing is listed, and each endpoint has one shape, of today’s fields', async () => {
+    expect(await db.sql`select * from analytics.upstream_drift`).toEqual([]);
+    const shapes = await db.sql<{ endpoint: string; paths: string[]; changes: unknown[] }[]>`
+      select endpoint, paths, changes from prediction.upstream_shapes order by endpoint`;
+    expect(shapes.map((s) => s.endpoint)).toEqual(expect.arrayContaining(['/events', '/events#markets', '/orderbook/{marketId}']));
+    // One row per endpoint (the endpoint is the table's key with the fingerprint), none with a change.
+    expect(new Set(shapes.map((s) => s.endpoint)).size).toBe(shapes.length);
+    expect(shapes.filter((s) => s.changes.length > 0)).toEqual([]);
+    const current = (endpoint: string) => shapes.find((s) => s.endpoint === endpoint)!.paths;
+    // The paths are those of the first record received, in the documented format (`key.subkey:type`, array items as `[]`).
+    const [, firstEvent] = [...second.events].find(([, e]) => e.isActive)!;
+    expect(current('/events')).toHaveLength(shapeOf(firstEvent.body).split(' ').length);
     // Today's shapes, spelled out: micro-USD strings, no spec-era fields, flat markets with resolveAt, dollar books.
-    const events = current('/events').join(' ').split(' ');
+    const events = current('/events');
     expect(events).toEqual(expect.arrayContaining(['volumeUsd:string', 'volume24hr:string', 'tags:array', 'metadata.closeTime:string']));
     expect(events.filter((p) => /^(multipleWinners|series|winner|isTrending|isRecommended|tvlDollars):/.test(p))).toEqual([]);
-    const markets = current('/events#markets').join(' ').split(' ');
+    const markets = current('/events#markets');
     expect(markets).toEqual(expect.arrayContaining(['pricing.volume:number', 'status:string']));
     expect(markets.some((p) => p.startsWith('resolveAt:'))).toBe(true);
     expect(markets.filter((p) => p.startsWith('settlementTime:') || p.startsWith('metadata'))).toEqual([]);

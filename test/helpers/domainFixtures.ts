@@ -2,7 +2,7 @@ import type { Event, Market, OrderBook, RecordShape } from '../../src/domain/typ
 import { recordShape } from '../../src/wire/recordShape.js';
 
 /** The shape fixtures carry: writers record shapes, and these tests are not about them. */
-export const FIXTURE_SHAPE: RecordShape = recordShape({ fixture: true });
+export const FIXTURE_SHAPE: RecordShape = recordShape({ fixture: true }, 'event');
 
 /** A valid normalized market; override what the test is about. */
 export function market(marketId: string, overrides: Partial<Market> = {}): Market {

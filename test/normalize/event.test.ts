@@ -11,7 +11,7 @@ function normalize(
   ctx: { provider?: string | null; markets?: Market[] | null; rejectedMarkets?: Rejection[] } = {},
 ): Event {
   return normalizeEvent(eventSchema.parse(payload), {
-    shape: recordShape(payload),
+    shape: recordShape(payload, 'event'),
     provider: ctx.provider === undefined ? 'polymarket' : ctx.provider,
     raw: payload,
     markets: ctx.markets ?? null,
@@ -46,7 +46,7 @@ describe('normalizeEvent: spec shape', () => {
       rejectedMarkets: [],
       drift: [],
       raw: payload,
-      shape: recordShape(payload),
+      shape: recordShape(payload, 'event'),
     });
   });
 
@@ -68,9 +68,9 @@ describe('normalizeEvent: spec shape', () => {
       entityId: 'M',
       reason: 'markets[0].openTime: expected Unix seconds, got "x"',
       payload: {},
-      shape: recordShape({}),
+      shape: recordShape({}, 'event'),
     };
-    const shape = recordShape({ somethingElse: true });
+    const shape = recordShape({ somethingElse: true }, 'event');
     const event = normalizeEvent(eventSchema.parse(specEvent()), {
       shape,
       provider: null,
@@ -119,7 +119,7 @@ describe("normalizeEvent: today's live shape", () => {
         missingTag('isRecommended'),
       ],
       raw: payload,
-      shape: recordShape(payload),
+      shape: recordShape(payload, 'event'),
     });
   });
 });

@@ -7,7 +7,7 @@ import { liveMarket, specMarket, without } from '../wire/fixtures.js';
 import { recordShape } from '../../src/wire/recordShape.js';
 
 function normalize(payload: Record<string, unknown>, eventId: string | null = 'POLY-30615'): Market {
-  return normalizeMarket(marketSchema.parse(payload), { eventId, raw: payload, shape: recordShape(payload) });
+  return normalizeMarket(marketSchema.parse(payload), { eventId, raw: payload, shape: recordShape(payload, 'market') });
 }
 
 describe('normalizeMarket: spec shape', () => {
@@ -37,7 +37,7 @@ describe('normalizeMarket: spec shape', () => {
       pricingRejection: null,
       drift: [],
       raw: payload,
-      shape: recordShape(payload),
+      shape: recordShape(payload, 'market'),
     });
   });
 
@@ -292,7 +292,7 @@ describe('normalizeMarket: status, result and times', () => {
       pricingRejection: null,
       drift: [DRIFT.missingStatus, DRIFT.missingResult, DRIFT.missingOpenTime, DRIFT.missingCloseTime, DRIFT.missingSettlementTime],
       raw: payload,
-      shape: recordShape(payload),
+      shape: recordShape(payload, 'market'),
     });
   });
 });
@@ -352,7 +352,7 @@ describe('normalizeMarket: pricing', () => {
   ])('%s: pricing null, pricingRejection set, market kept', (_name, pricing, reason) => {
     const market = normalize(specMarket({ pricing }));
     expect(market.pricing).toBeNull();
-    expect(market.pricingRejection).toEqual({ entityId: 'POLY-558936', reason, payload: pricing, shape: recordShape(pricing) });
+    expect(market.pricingRejection).toEqual({ entityId: 'POLY-558936', reason, payload: pricing, shape: recordShape(pricing, 'pricing') });
     expect(market.drift).toContain(DRIFT.pricingOutOfRange);
     expect(market).toMatchObject({ marketId: 'POLY-558936', status: 'open', title: 'Will it rain?' });
   });

@@ -7,7 +7,7 @@ import { liveOrderBook, specOrderBook } from '../wire/fixtures.js';
 import { recordShape } from '../../src/wire/recordShape.js';
 
 function normalize(body: unknown): OrderBook {
-  return normalizeOrderBook(orderBookSchema.parse(body), { marketId: 'KXF1-25-LN', shape: recordShape(body) });
+  return normalizeOrderBook(orderBookSchema.parse(body), { marketId: 'KXF1-25-LN', shape: recordShape(body, 'orderBook') });
 }
 
 describe('normalizeOrderBook', () => {
@@ -26,12 +26,19 @@ describe('normalizeOrderBook', () => {
         { priceCents: '30', size: '1' },
       ],
       drift: [],
-      shape: recordShape(body),
+      shape: recordShape(body, 'orderBook'),
     });
   });
 
   it('null body: isNull, empty sides', () => {
-    expect(normalize(null)).toEqual({ marketId: 'KXF1-25-LN', isNull: true, yes: [], no: [], drift: [], shape: recordShape(null) });
+    expect(normalize(null)).toEqual({
+      marketId: 'KXF1-25-LN',
+      isNull: true,
+      yes: [],
+      no: [],
+      drift: [],
+      shape: recordShape(null, 'orderBook'),
+    });
   });
 
   it('empty sides are a valid, non-null book', () => {

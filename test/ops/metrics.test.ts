@@ -48,6 +48,20 @@ describe('metrics over /metrics', () => {
     expect(sample(text, 'prediction_api_queue_depth{state="in_flight"}')).toBe(1);
   });
 
+  it('shows the gateway’s window beside the configured plan, from the first answer that carried it', async () => {
+    let server: { requests: number; windowSec: number | null; requestsPerMinute: number | null; remaining: number } | null = null;
+    const metrics = createMetrics({ rateWindows: () => ({ planRequestsPerMinute: 6000, serverWindow: server }) });
+    let { text } = await scrape(metrics);
+    expect(sample(text, 'prediction_api_plan_requests_per_minute')).toBe(6000);
+    expect(text).not.toContain('prediction_api_server_window{');
+    server = { requests: 5, windowSec: 4, requestsPerMinute: 75, remaining: 2 };
+    ({ text } = await scrape(metrics));
+    expect(sample(text, 'prediction_api_server_window{field="requests"}')).toBe(5);
+    expect(sample(text, 'prediction_api_server_window{field="seconds"}')).toBe(4);
+    expect(sample(text, 'prediction_api_server_window{field="requests_per_minute"}')).toBe(75);
+    expect(sample(text, 'prediction_api_server_window{field="remaining"}')).toBe(2);
+  });
+
   it('counts rows written by table and job runs by status', async () => {
     const metrics = createMetrics();
     metrics.recordRows('markets', 40);

@@ -47,6 +47,15 @@ describe('simulate command options', () => {
     expect((await parse('--shape', 'mixed')).shape).toBe('mixed');
   });
 
+  it('maps the gateway window flags, none by default', async () => {
+    expect((await parse('--port', '0')).gatewayWindow).toBeUndefined();
+    expect((await parse('--gateway-requests', '5', '--port', '0')).gatewayWindow).toEqual({ requests: 5, windowMs: 4000 });
+    expect((await parse('--gateway-requests', '5', '--gateway-window-ms', '2500', '--port', '0')).gatewayWindow).toEqual({
+      requests: 5,
+      windowMs: 2500,
+    });
+  });
+
   it('maps fault flags', async () => {
     const o = await parse(
       '--fault-error-rate',

@@ -15,11 +15,11 @@ describe('recordShapes', () => {
   it('stores one row per endpoint × fingerprint, summing duplicates of a batch and keeping their first example', async () => {
     const run = await startRun(db.sql, 'sync', at(0));
     const obs: ShapeObservation[] = [
-      { endpoint: '/a', fingerprint: 'f1', paths: ['z:number', 'a:string'], example: { a: 'first', z: 1 }, count: 2 },
-      { endpoint: '/a', fingerprint: 'f2', paths: ['a:string'], example: { a: 'other' }, count: 1 },
-      { endpoint: '/a', fingerprint: 'f1', paths: ['z:number', 'a:string'], example: { a: 'second', z: 2 }, count: 3 },
+      { endpoint: '/a', fingerprint: 'f1', paths: ['z:number', 'a:string'], example: { a: 'first', z: 1 }, count: 2, changes: [] },
+      { endpoint: '/a', fingerprint: 'f2', paths: ['a:string'], example: { a: 'other' }, count: 1, changes: [] },
+      { endpoint: '/a', fingerprint: 'f1', paths: ['z:number', 'a:string'], example: { a: 'second', z: 2 }, count: 3, changes: [] },
       // Same fingerprint, another endpoint: a shape of its own.
-      { endpoint: '/b', fingerprint: 'f1', paths: ['a:string'], example: {}, count: 1 },
+      { endpoint: '/b', fingerprint: 'f1', paths: ['a:string'], example: {}, count: 1, changes: [] },
     ];
     expect(await recordShapes(db.sql, run, obs, at(0))).toBe(3);
     expect(await rowsOf('/a')).toEqual([
@@ -49,7 +49,9 @@ describe('recordShapes', () => {
 
   it('is idempotent in rows and example when a batch is recorded again, and only records_seen counts on', async () => {
     const run = await startRun(db.sql, 'sync', at(0));
-    const obs: ShapeObservation[] = [{ endpoint: '/idem', fingerprint: 'f', paths: ['x:null'], example: { x: null }, count: 4 }];
+    const obs: ShapeObservation[] = [
+      { endpoint: '/idem', fingerprint: 'f', paths: ['x:null'], example: { x: null }, count: 4, changes: [] },
+    ];
     expect(await recordShapes(db.sql, run, obs, at(5))).toBe(1);
     const [before] = await rowsOf('/idem');
     expect(await recordShapes(db.sql, run, obs, at(5))).toBe(0);
@@ -65,7 +67,9 @@ describe('recordShapes', () => {
       await startRun(db.sql, 'sync', at(2)),
       await startRun(db.sql, 'sync', at(3)),
     ];
-    const obs = (count: number): ShapeObservation[] => [{ endpoint: '/order', fingerprint: 'f', paths: [], example: { n: count }, count }];
+    const obs = (count: number): ShapeObservation[] => [
+      { endpoint: '/order', fingerprint: 'f', paths: [], example: { n: count }, count, changes: [] },
+    ];
     await recordShapes(db.sql, r2, obs(1), at(20));
     await recordShapes(db.sql, r3, obs(1), at(30));
     // A replay of something observed in between moves neither end.
@@ -91,6 +95,7 @@ describe('recordShapes', () => {
         paths: ['a\u0000b:string', 'c\ud800:number'],
         example: { 'a\u0000b': 'x\u0000y' },
         count: 1,
+        changes: [],
       },
     ];
     expect(await recordShapes(db.sql, null, obs, at(0))).toBe(1);
@@ -103,7 +108,9 @@ describe('recordShapes', () => {
     const rollback = new Error('rollback');
     await db.sql
       .begin(async (tx) => {
-        expect(await recordShapes(tx, null, [{ endpoint: '/tx', fingerprint: 'f', paths: [], example: null, count: 1 }], at(0))).toBe(1);
+        expect(
+          await recordShapes(tx, null, [{ endpoint: '/tx', fingerprint: 'f', paths: [], example: null, count: 1, changes: [] }], at(0)),
+        ).toBe(1);
         throw rollback;
       })
       .catch((error: unknown) => {
@@ -116,7 +123,7 @@ describe('recordShapes', () => {
     expect(await recordShapes(db.sql, null, [], at(0))).toBe(0);
     for (const count of [0, -1, 1.5, Number.NaN]) {
       await expect(
-        recordShapes(db.sql, null, [{ endpoint: '/bad', fingerprint: 'f', paths: [], example: null, count }], at(0)),
+        recordShapes(db.sql, null, [{ endpoint: '/bad', fingerprint: 'f', paths: [], example: null, count, changes: [] }], at(0)),
       ).rejects.toThrow(RangeError);
     }
     expect(await rowsOf('/bad')).toEqual([]);

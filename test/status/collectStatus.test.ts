@@ -170,8 +170,8 @@ describe('status on a database the simulator filled', () => {
       Object.fromEntries(r.intake.byEndpoint.map((e) => [e.endpoint, [e.accepted, e.acceptedWithDrift, e.rejected]]));
     expect(byEndpoint(all)).toEqual(endpointCounts([first, second]));
     expect(all.intake.totals.rejected).toBe(second.totals.recordsRejected);
-    const [shapes] = await db.sql<{ n: number }[]>`select count(*)::int as n from prediction.upstream_shapes`;
-    expect(all.intake.newShapes.count).toBe(shapes!.n);
+    const [changes] = await db.sql<{ n: number }[]>`select count(*)::int as n from analytics.upstream_drift`;
+    expect(all.intake.upstreamChanges.count).toBe(changes!.n);
     // Each malformed record is one quarantine row.
     const quarantine = all.intake.quarantine;
     expect(quarantine).toMatchObject({ records: second.totals.recordsRejected, newRecords: second.totals.recordsRejected });
@@ -182,13 +182,9 @@ describe('status on a database the simulator filled', () => {
     const later = await collectStatus(db.sql, request(100, 50));
     expect(byEndpoint(later)).toEqual(endpointCounts([second]));
     expect(later.jobs.find((j) => j.job === 'sync')!.runsSince).toEqual({ succeeded: 1 });
-    const [newer] = await db.sql<
-      { n: number }[]
-    >`select count(*)::int as n from prediction.upstream_shapes where first_seen_at >= ${at(50)}`;
-    expect(newer!.n).toBeGreaterThan(0);
-    expect(newer!.n).toBeLessThan(shapes!.n);
-    expect(later.intake.newShapes.count).toBe(newer!.n);
-    expect(later.intake.newShapes.shapes.every((s) => s.firstSeenAt.getTime() === at(100).getTime())).toBe(true);
+    const [newer] = await db.sql<{ n: number }[]>`select count(*)::int as n from analytics.upstream_drift where last_seen_at >= ${at(50)}`;
+    expect(later.intake.upstreamChanges.count).toBe(newer!.n);
+    expect(later.intake.upstreamChanges.changes.every((c) => c.lastSeenAt.getTime() === at(100).getTime())).toBe(true);
     expect(later.intake.quarantine).toMatchObject({ records: second.totals.recordsRejected, newRecords: second.totals.recordsRejected });
     expect(later.freshness.listings.every((l) => l.crawlsSince === 1 && l.completeCrawlsSince === 1)).toBe(true);
   });

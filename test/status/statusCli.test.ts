@@ -114,7 +114,7 @@ describe('cli status', () => {
       'completeCrawlsSince',
     ]);
     expect(Object.keys(report.freshness.orderBooks)).toEqual(['openMarkets', 'withoutBook', 'p50AgeSec', 'p90AgeSec', 'maxAgeSec']);
-    expect(Object.keys(report.intake)).toEqual(['sinceAt', 'byEndpoint', 'totals', 'newShapes', 'quarantine']);
+    expect(Object.keys(report.intake)).toEqual(['sinceAt', 'byEndpoint', 'totals', 'upstreamChanges', 'quarantine']);
     expect(Object.keys(report.database)).toEqual(['totalBytes', 'tables', 'retention']);
     expect(Object.keys(report.database.tables[0])).toEqual(['table', 'bytes', 'rowsEstimate', 'partitionOf', 'packed']);
     expect(Object.keys(report.requestRate)).toEqual([
@@ -127,6 +127,7 @@ describe('cli status', () => {
       'usedPercent',
       'runningRuns',
       'byJob',
+      'server',
     ]);
   });
 

@@ -8,6 +8,8 @@ const totals = (overrides: Partial<IntakeTotals> = {}): IntakeTotals => ({
   allRejectedPages: 0,
   unavailable: 0,
   cutListings: [],
+  emptied: 0,
+  emptiedFields: {},
   ...overrides,
 });
 const policy = { maxRejectedPercent: 5, expectRecords: true };
@@ -65,5 +67,20 @@ describe('assessIntake', () => {
     const bad = totals({ recordsByEndpoint: { '/events': counts(1, 0, 99) } });
     expect(assessIntake(bad, { ...policy, maxRejectedPercent: 100 })).toBeNull();
     expect(assessIntake(bad, { ...policy, maxRejectedPercent: 98.9 })).toMatch(/^rejected 99 of 100 records/);
+  });
+
+  it('degrades a run whose markets were stored with a needed field emptied, above the share, naming the fields', () => {
+    // 100 markets accepted, none rejected, but the status of 95 arrived as a number: stored, yet null.
+    const emptied = totals({
+      recordsByEndpoint: { '/events#markets': counts(0, 100, 0) },
+      rejectionReasons: {},
+      emptied: 95,
+      emptiedFields: { status: 95, closeTime: 2 },
+    });
+    expect(assessIntake(emptied, policy)).toBe(
+      'rejected 0 and stored 95 with a needed field unreadable and left empty (status 95, closeTime 2) of 100 records (95.0 %, more than 5 %)',
+    );
+    // At or under the share it is no more than drift.
+    expect(assessIntake({ ...emptied, emptied: 5, emptiedFields: { status: 5 } }, policy)).toBeNull();
   });
 });

@@ -304,9 +304,15 @@ describe('npm run cli -- sync against replayed live responses', () => {
     }
   });
 
-  it('records the shapes of /events, /events#markets and /orderbook/{marketId}, and a run with nothing rejected', async () => {
-    const drift = await db.sql`select distinct endpoint from analytics.upstream_drift order by endpoint`;
-    expect(drift.map((d) => d.endpoint)).toEqual(expect.arrayContaining(['/events', '/events#markets', '/orderbook/{marketId}']));
+  it('records the shapes of /events, /events#markets and /orderbook/{marketId}, and a run with nothing rejected and no drift', async () => {
+    const shapes = await db.sql`select distinct endpoint from prediction.upstream_shapes order by endpoint`;
+    expect(shapes.map((d) => d.endpoint)).toEqual(expect.arrayContaining(['/events', '/events#markets', '/orderbook/{marketId}']));
+    // Every replayed record is as the service sends it today, but for the cents-only book (a
+    // constructed case, without the dollar arrays): that one change is listed, once a side.
+    expect(await db.sql`select endpoint, kind, path, detail from analytics.upstream_drift order by path`).toEqual([
+      { endpoint: '/orderbook/{marketId}', kind: 'field_gone', path: 'no_dollars', detail: 'array' },
+      { endpoint: '/orderbook/{marketId}', kind: 'field_gone', path: 'yes_dollars', detail: 'array' },
+    ]);
 
     const runs = await db.sql`select status, error, records_rejected, records_by_endpoint from prediction.ingest_runs order by run_id`;
     expect(runs).toHaveLength(1);
@@ -328,6 +334,7 @@ describe('npm run cli -- sync against replayed live responses', () => {
     expect(stored('/events/closed')).toBe(closedEvents.length);
     expect(stored('/events/closed#markets')).toBe(closedEvents.reduce((n, e) => n + e.markets.length, 0));
     expect(stored('/orderbook/{marketId}')).toBe(openMarketIds.length);
+    expect([byEndpoint['/events']!.accepted_with_drift, byEndpoint['/events#markets']!.accepted_with_drift]).toEqual([0, 0]);
     expect(stored('/trades')).toBe(recordedTrades.data.length);
   });
 

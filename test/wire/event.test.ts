@@ -46,9 +46,9 @@ describe('parseEvent: spec-conformant event', () => {
   it('the shape is that of raw (without markets); each market has its own', () => {
     const payload = specEvent();
     const event = ok(parseEvent(payload, { provider: 'polymarket' }));
-    expect(event.shape).toEqual(recordShape(without(payload, 'markets')));
+    expect(event.shape).toEqual(recordShape(without(payload, 'markets'), 'event'));
     expect(event.shape.paths.some((p) => p.startsWith('markets'))).toBe(false);
-    expect(event.markets?.[0]?.shape).toEqual(recordShape((payload.markets as unknown[])[0]));
+    expect(event.markets?.[0]?.shape).toEqual(recordShape((payload.markets as unknown[])[0], 'market'));
   });
 
   it('without markets: markets null', () => {
@@ -118,7 +118,7 @@ describe('parseEvent: one bad embedded market', () => {
         entityId: 'POLY-BAD',
         reason: 'markets[1].settlementTime: expected Unix seconds, got "soon"',
         payload: bad,
-        shape: recordShape(bad),
+        shape: recordShape(bad, 'market'),
       },
     ]);
   });
@@ -138,7 +138,7 @@ describe('parseEvent: one bad embedded market', () => {
     const event = ok(parseEvent(specEvent({ markets: [42, specMarket()] }), { provider: null }));
     expect(event.markets).toHaveLength(1);
     expect(event.rejectedMarkets).toEqual([
-      { entityId: null, reason: 'markets[0]: expected an object, got 42', payload: 42, shape: recordShape(42) },
+      { entityId: null, reason: 'markets[0]: expected an object, got 42', payload: 42, shape: recordShape(42, 'market') },
     ]);
   });
 
@@ -159,7 +159,7 @@ describe('parseEvent: what still rejects an event', () => {
     const rejection = rejected(parseEvent(payload, { provider: 'polymarket' }));
     expect(rejection.reason).toBe(reason);
     expect(rejection.payload).toBe(payload);
-    expect(rejection.shape).toEqual(recordShape(without(payload, 'markets')));
+    expect(rejection.shape).toEqual(recordShape(without(payload, 'markets'), 'event'));
   });
 
   it('the rejection carries the event id when it could be read', () => {
@@ -171,7 +171,7 @@ describe('parseEvent: what still rejects an event', () => {
     const rejection = rejected(parseEvent(body, { provider: null }));
     expect(rejection.reason).toMatch(/^expected an object, got /);
     expect(rejection.entityId).toBeNull();
-    expect(rejection.shape).toEqual(recordShape(body));
+    expect(rejection.shape).toEqual(recordShape(body, 'event'));
   });
 });
 

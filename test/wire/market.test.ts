@@ -54,7 +54,7 @@ describe('parseMarket', () => {
     });
     expect(market.drift).toEqual([DRIFT.flattenedMarket, DRIFT.resolveAt]);
     expect(market.raw).toBe(payload);
-    expect(market.shape).toEqual(recordShape(payload));
+    expect(market.shape).toEqual(recordShape(payload, 'market'));
   });
 
   it('a resolved live market: resolveAt (ISO, milliseconds kept) fills settlementTimeSec', () => {
@@ -135,7 +135,7 @@ describe('parseMarket', () => {
     const rejection = rejected(parseMarket(payload, { eventId: null }));
     expect(rejection.reason).toBe(reason);
     expect(rejection.payload).toBe(payload);
-    expect(rejection.shape).toEqual(recordShape(payload));
+    expect(rejection.shape).toEqual(recordShape(payload, 'market'));
   });
 
   const tolerated: [string, Record<string, unknown>, Partial<Market>, string[]][] = [
@@ -247,7 +247,7 @@ describe('parseMarket: pricing', () => {
       entityId: 'POLY-558936',
       reason: `pricing.sellNoPriceUsd: must be within 0..1000000 micro-USD, ${got}`,
       payload: pricing,
-      shape: recordShape(pricing),
+      shape: recordShape(pricing, 'pricing'),
     });
     expect(market.drift).toContain(DRIFT.pricingOutOfRange);
     // Everything else about the market is kept.
@@ -326,39 +326,48 @@ describe('parseMarket: tradable', () => {
 
 describe('recordShape of a market', () => {
   it('is the same for two records with the same keys and types, whatever the values', () => {
-    const a = recordShape(liveMarket());
+    const a = recordShape(liveMarket(), 'market');
     const b = recordShape(
       liveMarket({
         marketId: 'POLY-1',
         title: 'Other',
         pricing: { buyYesPriceUsd: 1, buyNoPriceUsd: 2, sellYesPriceUsd: 3, sellNoPriceUsd: 4, volume: 5 },
       }),
+      'market',
     );
     expect(b.fingerprint).toBe(a.fingerprint);
     expect(b.paths).toEqual(a.paths);
     // Key order is the sender's business, not the shape's.
     const reordered = Object.fromEntries(Object.entries(liveMarket()).reverse());
-    expect(recordShape(reordered).fingerprint).toBe(a.fingerprint);
+    expect(recordShape(reordered, 'market').fingerprint).toBe(a.fingerprint);
   });
 
   it('differs when a field changes type', () => {
-    const numbers = recordShape(liveMarket());
+    const numbers = recordShape(liveMarket(), 'market');
     const strings = recordShape(
       liveMarket({
         pricing: { buyYesPriceUsd: '650000', buyNoPriceUsd: 380000, sellYesPriceUsd: 620000, sellNoPriceUsd: 350000, volume: 26003599 },
       }),
+      'market',
     );
     expect(strings.fingerprint).not.toBe(numbers.fingerprint);
     expect(numbers.paths).toContain('pricing.buyYesPriceUsd:number');
     expect(strings.paths).toContain('pricing.buyYesPriceUsd:string');
-    const resolved = recordShape(liveMarket({ resolveAt: '2026-07-24T05:14:12.365Z' }));
-    expect(resolved.fingerprint).not.toBe(numbers.fingerprint);
-    expect(numbers.paths).toContain('resolveAt:null');
+    expect(numbers.changes).toEqual([]);
+    expect(strings.changes).toEqual([{ kind: 'changed_type', path: 'pricing.buyYesPriceUsd', detail: 'number -> string' }]);
+  });
+
+  it('is the same whether an optional field is null or holds a value: nullability is no change', () => {
+    const pending = recordShape(liveMarket(), 'market');
+    const resolved = recordShape(liveMarket({ resolveAt: '2026-07-24T05:14:12.365Z', imageUrl: null }), 'market');
+    expect(pending.paths).toContain('resolveAt:null');
     expect(resolved.paths).toContain('resolveAt:string');
+    expect(resolved.fingerprint).toBe(pending.fingerprint);
+    expect(resolved.changes).toEqual([]);
   });
 
   it('lists sorted key paths with JSON types, array items sharing one path', () => {
-    const shape = recordShape({ b: [1, 2, 3], a: { c: null, d: [['x', 1]] } });
+    const shape = recordShape({ b: [1, 2, 3], a: { c: null, d: [['x', 1]] } }, 'market');
     expect(shape.paths).toEqual([
       'a.c:null',
       'a.d:array',
@@ -378,7 +387,7 @@ describe('recordShape of a market', () => {
       marketOptions: [1, 2, 3, 4].map((n) => ({ label: `L${n}`, picks: [n, n, n, n, n] })),
       shapeExampleTest: true,
     });
-    const example = recordShape(payload).example as Record<string, unknown>;
+    const example = recordShape(payload, 'market').example as Record<string, unknown>;
     expect(example.clobTokenIds).toEqual(['1', '2', '3']);
     expect(example.marketOptions).toEqual([1, 2, 3].map((n) => ({ label: `L${n}`, picks: [n, n, n] })));
     expect(example.title).toBe('SOL $500 by Q2 2026');

@@ -24,7 +24,7 @@ describe('parseOrderBook', () => {
     expect(book.yes[1]).toEqual({ priceCents: '64', size: '250.5' });
     expect(book.marketId).toBe('POLY-558936');
     expect(book.drift).toEqual([]);
-    expect(book.shape).toEqual(recordShape(body));
+    expect(book.shape).toEqual(recordShape(body, 'orderBook'));
   });
 
   it('rejects a body with no side of the book to read, which would otherwise read as an empty book', () => {
@@ -46,7 +46,7 @@ describe('parseOrderBook', () => {
   it('a null body is ok: isNull, empty sides', () => {
     expect(parseOrderBook(null, ctx)).toEqual({
       ok: true,
-      value: { marketId: 'POLY-558936', isNull: true, yes: [], no: [], drift: [], shape: recordShape(null) },
+      value: { marketId: 'POLY-558936', isNull: true, yes: [], no: [], drift: [], shape: recordShape(null, 'orderBook') },
     });
   });
 
@@ -175,7 +175,7 @@ describe('parseOrderBook', () => {
     expect(book.yes).toEqual(yes);
     expect(book.no).toEqual(no);
     expect(book.drift).toContain(DRIFT.orderBookLevelDropped);
-    expect(book.shape).toEqual(recordShape(body));
+    expect(book.shape).toEqual(recordShape(body, 'orderBook'));
   });
 
   it('a level of 3 numbers is read (extra items ignored), no drift', () => {

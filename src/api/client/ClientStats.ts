@@ -1,4 +1,5 @@
 import type { RequestEvent } from './RequestEvent.js';
+import type { ServerWindowSnapshot } from './ServerWindow.js';
 import { RequestTally } from './RequestTally.js';
 
 export interface ClientStats {
@@ -14,6 +15,10 @@ export interface ClientStats {
   /** Epoch ms at which a 429 pause ends, or null when not paused. */
   readonly pausedUntilMs: number | null;
   readonly state: 'open' | 'closed' | 'failed';
+  /** The configured plan: requests per minute the client allows itself. */
+  readonly planRequestsPerMinute: number;
+  /** The gateway's window as its answers report it (x-ratelimit-*), or null before any answer carried the headers. */
+  readonly serverWindow: ServerWindowSnapshot | null;
 }
 
 /** Counters behind `ClientStats`; the live parts (queue, pause, state) are added by the client. */
@@ -31,7 +36,7 @@ export class ClientStatsRecorder {
     this.#retries += 1;
   }
 
-  snapshot(live: Pick<ClientStats, 'queue' | 'pausedUntilMs' | 'state'>): ClientStats {
+  snapshot(live: Pick<ClientStats, 'queue' | 'pausedUntilMs' | 'state' | 'planRequestsPerMinute' | 'serverWindow'>): ClientStats {
     const requests = this.#requests;
     return {
       requests: requests.byEndpoint(),

@@ -3,7 +3,9 @@
  * JSON bodies or typed errors. Longer than most files because the retry loop, the 429 pause and
  * the fatal/closed states interlock and read best together.
  *
- * Each attempt is one queue task, so retries count against the limit. A 429 closes the PauseGate
+ * Each attempt is one queue task, so retries count against the limit. Besides the configured plan
+ * (the queue's window), every answer's x-ratelimit-* headers pace the sends (ServerWindow):
+ * whichever is tighter wins, and a 429 is the fallback, not how the limit is found. A 429 closes the PauseGate
  * (queue paused, and dequeued tasks defer instead of sending); 5xx and network errors back off
  * outside the queue, holding no slot; 401/403 fail the whole client.
  *
@@ -40,6 +42,7 @@ import { linkSignals } from '../../signals/linkSignals.js';
 import { PauseGate } from './PauseGate.js';
 import type { ResolvedClientOptions } from './PredictionClientOptions.js';
 import { rateLimitWaitMs } from './rateLimitWaitMs.js';
+import { planAboveServer, ServerWindow } from './ServerWindow.js';
 
 /** How one call is queued, observed and cancelled. */
 export interface CallOptions {
@@ -62,6 +65,9 @@ type Outcome =
 export class RequestExecutor {
   readonly #queue: PQueue;
   readonly #gate: PauseGate;
+  readonly #window = new ServerWindow();
+  /** A plan above what the server grants is said once per client. */
+  #planWarned = false;
   readonly #transport: HttpTransport;
   readonly #stats = new ClientStatsRecorder();
   /** Controllers of tasks still waiting in the queue: aborting one removes it and rejects its call. */
@@ -159,6 +165,8 @@ export class RequestExecutor {
       queue: { size: this.#queue.size, pending: this.#queue.pending },
       pausedUntilMs: this.#stopReason ? null : this.#gate.closedUntilMs,
       state: this.#state,
+      planRequestsPerMinute: this.#planRpm(),
+      serverWindow: this.#window.snapshot(),
     });
   }
 
@@ -216,9 +224,16 @@ export class RequestExecutor {
     if (scope?.aborted) throw scope.reason;
     // Dequeued before a 429 paused the queue: do not send; go back in line (the slot is lost, which errs on the safe side).
     if (this.#gate.isClosed()) return { kind: 'deferred' };
+    const seq = await this.#reserveInWindow(scope);
+    // A 429 may have paused sending while this waited for the window: the reserved send counts as spent.
+    if (this.#gate.isClosed()) {
+      this.#window.answered(seq, undefined);
+      return { kind: 'deferred' };
+    }
     const startedAt = performance.now();
     let status: number | undefined;
     let waitMs: number | undefined;
+    let answerHeaders: IncomingHttpHeaders | undefined;
     let response: HttpResponse;
     const stop = scope ? linkSignals([this.#inFlight.signal, scope]) : undefined;
     try {
@@ -227,6 +242,7 @@ export class RequestExecutor {
         stop?.signal ?? this.#inFlight.signal,
         (headerStatus, headers) => {
           status = headerStatus;
+          answerHeaders = headers;
           // Before the body is read: every millisecond the gate stays open after a 429 risks another send.
           if (headerStatus === 429) waitMs = this.#pauseFor429(headers, ctx);
         },
@@ -240,6 +256,8 @@ export class RequestExecutor {
       return { kind: 'retry', error: error as ApiError };
     } finally {
       stop?.dispose();
+      this.#window.answered(seq, answerHeaders);
+      this.#warnIfPlanAboveServer();
     }
     this.#report(ctx, response.status, startedAt, attempt, observe);
     const { status: code, text } = response;
@@ -267,6 +285,36 @@ export class RequestExecutor {
     if (code === 404) throw new ApiNotFoundError('Not found (404)', code, detail, { request });
     if (code === 400) throw new ApiBadRequestError('Bad request (400)', code, detail, { request, param });
     throw new ApiUnexpectedStatusError(`Unexpected status ${code}`, code, detail, { request });
+  }
+
+  /** Waits until the server's window has room for one more send and reserves it; a stop or the call's abort ends the wait. */
+  async #reserveInWindow(scope: AbortSignal | undefined): Promise<number> {
+    const stop = scope ? linkSignals([this.#scheduling.signal, scope]) : undefined;
+    try {
+      return await this.#window.reserve(stop?.signal ?? this.#scheduling.signal);
+    } catch (error) {
+      throw this.#stopReason ?? (scope?.aborted ? scope.reason : error);
+    } finally {
+      stop?.dispose();
+    }
+  }
+
+  #planRpm(): number {
+    const { requests, windowMs } = this.options.rateLimit;
+    return (requests * 60_000) / windowMs;
+  }
+
+  /** Once per client: the plan allows more than the server grants, so the server's window paces the sends. */
+  #warnIfPlanAboveServer(): void {
+    if (this.#planWarned) return;
+    const server = this.#window.snapshot();
+    const warning = planAboveServer(this.#planRpm(), server);
+    if (warning === null) return;
+    this.#planWarned = true;
+    this.options.logger?.warn(
+      { planRequestsPerMinute: this.#planRpm(), serverRequests: server!.requests, serverWindowSec: server!.windowSec },
+      warning,
+    );
   }
 
   /** Closes the gate for as long as the 429 says (or the default); returns the wait in ms. */

@@ -10,6 +10,7 @@ export type { PredictionClientOptions, ClientLogger } from './PredictionClientOp
 export type { ClientStats } from './ClientStats.js';
 export type { RequestEvent } from './RequestEvent.js';
 export { RequestTally } from './RequestTally.js';
+export { planAboveServer, type ServerWindowSnapshot } from './ServerWindow.js';
 export type { Page, PageOptions } from './paginate.js';
 export * from '../errors.js';
 export type {

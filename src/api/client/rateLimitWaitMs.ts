@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
  * caller then falls back to its own default. Pure: `nowMs` is injected.
  */
 export function rateLimitWaitMs(headers: IncomingHttpHeaders, nowMs: number): number | undefined {
-  const candidates = [retryAfterMs(first(headers['retry-after']), nowMs), resetMs(first(headers['x-ratelimit-reset']), nowMs)];
+  const candidates = [retryAfterMs(firstHeader(headers['retry-after']), nowMs), resetMs(firstHeader(headers['x-ratelimit-reset']), nowMs)];
   const usable = candidates.filter((ms): ms is number => ms !== undefined);
   return usable.length === 0 ? undefined : Math.ceil(Math.max(...usable));
 }
@@ -31,14 +31,20 @@ function retryAfterMs(value: string | undefined, nowMs: number): number | undefi
 const SMALLEST_PLAUSIBLE_UNIX_SEC = 1_000_000_000;
 
 function resetMs(value: string | undefined, nowMs: number): number | undefined {
-  if (value === undefined || !/^\d+(\.\d+)?$/.test(value.trim())) return undefined;
-  const sec = Number(value.trim());
-  if (sec < SMALLEST_PLAUSIBLE_UNIX_SEC) return sec * 1000;
-  const waitMs = sec * 1000 - nowMs;
+  const at = resetAtMs(value, nowMs);
+  if (at === undefined) return undefined;
+  const waitMs = at - nowMs;
   // A reset already past means a skewed clock or a stale header: it says nothing about when to retry.
   return waitMs > 0 ? waitMs : undefined;
 }
 
-function first(value: string | string[] | undefined): string | undefined {
+/** `x-ratelimit-reset` as the epoch ms at which the window ends (possibly past), or undefined when unreadable. */
+export function resetAtMs(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined || !/^\d+(\.\d+)?$/.test(value.trim())) return undefined;
+  const sec = Number(value.trim());
+  return sec < SMALLEST_PLAUSIBLE_UNIX_SEC ? nowMs + sec * 1000 : sec * 1000;
+}
+
+export function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }

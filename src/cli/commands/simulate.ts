@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import {
   DRIFT_KINDS,
+  PAST_DRIFT_KINDS,
   startSimulator,
   WIRE_SHAPES,
   type DriftKind,
@@ -29,6 +30,8 @@ interface SimulateFlags {
   rpm: number;
   keylessRpm: number;
   windowMs: number;
+  gatewayRequests?: number;
+  gatewayWindowMs: number;
   maxPageSize: number;
   stepEveryMs: number;
   speed: number;
@@ -87,6 +90,7 @@ export function simulateOptions(flags: SimulateFlags): SimulateOptions {
     apiKey: flags.apiKey,
     rateLimit: { requests: flags.rpm, windowMs: flags.windowMs },
     keylessRateLimit: { requests: flags.keylessRpm, windowMs: flags.windowMs },
+    ...(flags.gatewayRequests === undefined ? {} : { gatewayWindow: { requests: flags.gatewayRequests, windowMs: flags.gatewayWindowMs } }),
     maxPageSize: flags.maxPageSize,
     stepEveryMs: flags.stepEveryMs,
     speed: flags.speed,
@@ -109,6 +113,12 @@ export function registerSimulate(program: Command): void {
     .option('--rpm <n>', 'keyed requests accepted per sliding window', integer(1, 10_000_000), 600)
     .option('--keyless-rpm <n>', 'requests without x-api-key accepted per window', integer(1, 10_000_000), 60)
     .option('--window-ms <n>', 'sliding window length in ms', integer(1, 86_400_000), 60_000)
+    .option(
+      '--gateway-requests <n>',
+      "the gateway's window in front of the service: requests per --gateway-window-ms (e.g. 5), with its headers on every answer and its own 429 (default: none)",
+      integer(1, 10_000_000),
+    )
+    .option('--gateway-window-ms <n>', "the gateway's fixed window, ms", integer(1, 86_400_000), 4000)
     .option('--max-page-size <n>', 'cap on end - start of list pages', integer(1, 10_000), 20)
     .option('--step-every-ms <n>', 'how often the world evolves, ms', integer(10, 3_600_000), 1000)
     .option('--speed <x>', 'simulated seconds per real second', decimal(Number.MIN_VALUE, 1_000_000, 'a positive number'), 1)
@@ -124,7 +134,11 @@ export function registerSimulate(program: Command): void {
     .option('--fault-malformed-rate <x>', 'share of listed records made invalid (default 0)', share)
     .option('--fault-null-book-rate <x>', 'share of order books answered null (default 0)', share)
     .option('--fault-drift-rate <x>', 'share of records in a drifted upstream shape (default 0)', share)
-    .option('--fault-drift-kinds <list>', `drifts to apply, comma-separated (default all: ${DRIFT_KINDS.join(',')})`, listOf(DRIFT_KINDS))
+    .option(
+      '--fault-drift-kinds <list>',
+      `drifts to apply, comma-separated, of ${DRIFT_KINDS.join(',')} (default ${PAST_DRIFT_KINDS.join(',')})`,
+      listOf(DRIFT_KINDS),
+    )
     .option('--fault-orderbook-error-rate <x>', 'share of /orderbook requests answered 502 (default 0)', share)
     .action(async (flags: SimulateFlags) => {
       await runSimulator(simulateOptions(flags));
@@ -148,7 +162,8 @@ export async function runSimulator(options: SimulateOptions): Promise<void> {
     `  world: seed ${sim.world.seed}, ${options.shape} shapes, ${stats.markets} markets in ${stats.events} events (${stats.activeEvents} listed), real-time x${options.speed}, step every ${options.stepEveryMs} ms`,
   );
   print(
-    `  limits: ${limit.requests} keyed / ${options.keylessRateLimit.requests} keyless requests per ${limit.windowMs} ms; max page size ${options.maxPageSize}`,
+    `  limits: ${limit.requests} keyed / ${options.keylessRateLimit.requests} keyless requests per ${limit.windowMs} ms; max page size ${options.maxPageSize}` +
+      (options.gatewayWindow ? `; gateway: ${options.gatewayWindow.requests} requests per ${options.gatewayWindow.windowMs} ms` : ''),
   );
   print('Point the app at it with:');
   // The key itself is never printed.

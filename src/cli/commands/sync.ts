@@ -1,7 +1,8 @@
 import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
-import { createClientFromConfig } from '../../app/createClientFromConfig.js';
+import { planAboveServer } from '../../api/client/index.js';
+import { createClientFromConfig, keylessWarning } from '../../app/createClientFromConfig.js';
 import { prepareDatabase } from '../../app/prepareDatabase.js';
 import type { Config } from '../../config.js';
 import { connect } from '../../db/connect.js';
@@ -29,6 +30,8 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
       const maxOrderBooks = opts.maxOrderbooks ?? null;
       const config = deps.getConfig();
       const client = createClientFromConfig(config);
+      const keyless = keylessWarning(config);
+      if (keyless !== null) process.stderr.write(`prediction-ingest: warning: ${keyless}\n`);
       const target = await resolveDatabaseForCommand(config);
       if (target.embedded)
         process.stderr.write(
@@ -88,6 +91,9 @@ export function registerSync(program: Command, deps: { getConfig: () => Readonly
         progress.done();
         process.stdout.write(`${summaryLine(result)}\n`);
         for (const notice of result.notices) process.stderr.write(`prediction-ingest: ${notice}\n`);
+        const stats = client.stats();
+        const aboveServer = planAboveServer(stats.planRequestsPerMinute, stats.serverWindow);
+        if (aboveServer !== null) process.stderr.write(`prediction-ingest: warning: ${aboveServer}\n`);
         if (result.status === 'aborted') process.exitCode = ExitCode.interrupted;
         if (result.degradation !== null) {
           process.stderr.write(`prediction-ingest: run ${result.runId} is degraded: ${result.degradation}\n`);

@@ -31,6 +31,9 @@ export function driftMarket(market: Json, kinds: ReadonlySet<DriftKind>, seed: n
       meta.resolveAt = market.resolveAt;
     }
   }
+  if (kinds.has('newMarketField')) market.feeBps = variant % 50;
+  if (kinds.has('newStatusValue') && market.status === 'open') market.status = 'suspended';
+  if (kinds.has('statusAsNumber') && typeof market.status === 'string') market.status = market.status === 'open' ? 1 : 0;
   if (kinds.has('flatMarkets') && market.metadata) {
     const meta = market.metadata as Json;
     for (const k of METADATA_FIELDS_KEPT_ON_TOP) if (k in meta) market[k] = meta[k];

@@ -21,8 +21,19 @@ export const DRIFT_KINDS = [
   'missingFields',
   /** Events with extra tags, provider, imageUrl and volume24hr. */
   'extraFields',
+  /** A change the service has not made (yet): markets with a field no shape has, `feeBps` (a number). */
+  'newMarketField',
+  /** A change the service has not made (yet): market `status` as a number (1 open, 0 closed), which no reader can use. */
+  'statusAsNumber',
+  /** A change the service has not made (yet): open markets with the status "suspended". */
+  'newStatusValue',
 ] as const;
 export type DriftKind = (typeof DRIFT_KINDS)[number];
+
+/** The drifts of shapes the service has sent: the default, since the planted ones change what a record means. */
+export const PAST_DRIFT_KINDS: readonly DriftKind[] = DRIFT_KINDS.filter(
+  (k) => k !== 'newMarketField' && k !== 'statusAsNumber' && k !== 'newStatusValue',
+);
 
 export interface FaultSettings {
   /** Share of accepted requests answered with a random 500, 502 or 503. Default 0. */
@@ -46,7 +57,7 @@ export interface FaultSettings {
   nullBookRate: number;
   /** Share of records emitted in a drifted shape. Default 0. */
   driftRate: number;
-  /** Which drifts a drifted record gets. Default all of DRIFT_KINDS. */
+  /** Which drifts a drifted record gets. Default PAST_DRIFT_KINDS (every kind but the planted changes). */
   driftKinds: readonly DriftKind[];
   /** Share of /orderbook requests answered 502 (its own upstream failing). Default 0. */
   orderbookErrorRate: number;
@@ -62,7 +73,7 @@ export const DEFAULT_FAULTS: Readonly<FaultSettings> = Object.freeze({
   malformedRate: 0,
   nullBookRate: 0,
   driftRate: 0,
-  driftKinds: DRIFT_KINDS,
+  driftKinds: PAST_DRIFT_KINDS,
   orderbookErrorRate: 0,
 });
 

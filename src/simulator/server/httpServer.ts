@@ -13,6 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Faults } from '../faults/faults.js';
 import { authenticate } from '../limits/authenticate.js';
 import { limitHeaders, secondsText } from '../limits/retryHeaders.js';
+import type { FixedWindowLimiter } from '../limits/fixedWindowLimiter.js';
 import type { SlidingWindowLimiter } from '../limits/slidingWindowLimiter.js';
 import type { RequestLog, RequestOutcome, RequestRecord } from '../observe/requestLog.js';
 import type { World } from '../World.js';
@@ -21,6 +22,9 @@ import { QueryParams } from './queryParams.js';
 import { resolveRoute } from './router.js';
 
 export const BASE_PATH = '/prediction/v1';
+
+/** The message of the gateway's 429, as the live service sent it on 2026-07-05. */
+export const GATEWAY_TOO_MANY_REQUESTS = '[API Gateway] Too many requests';
 
 /** Serving settings read on every request, so tests can change them at runtime. */
 export interface ServingSettings {
@@ -38,6 +42,8 @@ export interface ServerDeps {
   world: World;
   settings: ServingSettings;
   limiters: { keyed: SlidingWindowLimiter; keyless: SlidingWindowLimiter };
+  /** The gateway's own window in front of both, when set: its headers go out on every answer it passed. */
+  gateway: FixedWindowLimiter | undefined;
   faults: Faults;
   log: RequestLog;
   /** Wall clock for the limiter and the log. */
@@ -160,9 +166,16 @@ async function pipeline(
       'x-ratelimit-reset': secondsText(nowMs + retryMs, subSecond),
     });
   }
+  if (deps.gateway) {
+    // The gateway answers before the service: no Retry-After, and its own body (live-facts, addendum).
+    const { allowed, remaining, current, resetAtMs } = deps.gateway.tryAcquire(record.timeMs);
+    const headers = limitHeaders({ remaining, current, resetAtMs }, settings.subSecondRetryAfter);
+    if (!allowed) throw gatewayError(429, GATEWAY_TOO_MANY_REQUESTS, headers);
+    setHeaders(headers);
+  }
   const decision = limiter.tryAcquire(record.timeMs);
   const { remaining, current, resetAtMs } = decision;
-  setHeaders(limitHeaders({ remaining, current, resetAtMs }, settings.subSecondRetryAfter));
+  if (!deps.gateway) setHeaders(limitHeaders({ remaining, current, resetAtMs }, settings.subSecondRetryAfter));
   if (!decision.allowed) {
     throw gatewayError(
       429,

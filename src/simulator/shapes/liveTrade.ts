@@ -6,25 +6,8 @@
 import type { SimFill } from '../world/simTypes.js';
 import type { WorldState } from '../world/worldState.js';
 import { traderPubkey } from './fakeIdentifiers.js';
+import type { LiveTrade } from '../../wire/liveShapes.js';
 import { isTeamMarket } from './liveMarket.js';
-
-export interface LiveTrade {
-  id: string;
-  ownerPubkey: string;
-  marketId: string;
-  eventId: string;
-  message: string;
-  timestamp: number;
-  action: 'buy' | 'sell';
-  side: 'yes' | 'no';
-  eventTitle: string;
-  marketTitle: string;
-  amountUsd: string;
-  priceUsd: string;
-  eventImageUrl: string;
-  isTeamMarket: boolean;
-  marketOptions: { label: string; buyYes: boolean }[];
-}
 
 export function renderLiveTrade(state: WorldState, fill: SimFill): LiveTrade {
   const event = state.eventsById.get(fill.eventId)!;
