@@ -65,6 +65,7 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
       categories: config.categories,
       maxRejectedPercent: config.maxRejectedPercent,
       orderBookMaxAgeSec: config.orderBookMaxAgeSec,
+      rateLimitRpm: config.rateLimitRpm,
       retentionMonths: config.retentionMonths,
       leaseTtlSec: config.leaseTtlSec,
       statementTimeoutMs: config.databaseStatementTimeoutSec * 1000,

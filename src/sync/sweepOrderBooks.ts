@@ -1,5 +1,7 @@
 import { ENDPOINTS } from '../api/endpoints/requests.js';
+import { selectBookCandidates } from '../sql/selectBookCandidates.js';
 import { selectOrderBookTargets } from '../sql/selectSyncTargets.js';
+import { scheduleBooks } from './bookSchedule.js';
 import { OrderBookWriter } from '../store/OrderBookWriter.js';
 import type { FetchedOrderBooks } from '../store/writeOrderBooks.js';
 import { linkSignals } from '../signals/linkSignals.js';
@@ -20,6 +22,12 @@ export interface SweepOptions {
   deadline?: Date;
   /** Levels gathered before a write. Default LEVELS_PER_WRITE; tests lower it to write several batches. */
   levelsPerWrite?: number;
+  /**
+   * Book fetches a second this sweep can expect to send (the plan's rate less what the other jobs
+   * take). With a deadline, the fetches are laid out to it by bookSchedule.ts, hot books several
+   * times within the sweep; without this rate each open market is fetched once, in that schedule's order.
+   */
+  fetchesPerSec?: number;
 }
 
 /**
@@ -81,6 +89,35 @@ function handOverSignal(startMs: number, deadline: Date | undefined): { signal?:
 }
 
 /**
+ * The market ids a sweep fetches, in order. Without a deadline (a one-off `sync`), every open
+ * market once in priority order (selectOrderBookTargets). With one, the schedule of bookSchedule.ts
+ * to the sweep's hand-over: listed movers first, every book within the max age, the rest of the
+ * budget in proportion to each book's estimated change rate.
+ */
+async function sweepTargets(ctx: SyncContext, options: SweepOptions, startMs: number): Promise<string[]> {
+  const maxAgeSec = options.maxAgeSec ?? 3600;
+  const now = ctx.now();
+  if (options.deadline === undefined) {
+    const rows = await selectOrderBookTargets(ctx.sql, ctx.providers, { limit: options.limit, maxAgeSec, now });
+    return rows.map((r) => r.marketId);
+  }
+  const candidates = await selectBookCandidates(ctx.sql, ctx.providers, now);
+  const horizonSec = Math.max(1, (handOverAtMs(startMs, options.deadline.getTime()) - now.getTime()) / 1000);
+  const once = options.fetchesPerSec === undefined;
+  const schedule = scheduleBooks(candidates, {
+    nowMs: now.getTime(),
+    horizonSec,
+    // Without a rate, as many fetches as markets: each once.
+    fetchesPerSec: options.fetchesPerSec ?? Math.max(1, candidates.length) / horizonSec,
+    maxAgeSec,
+    batchSize: booksPerBatch(ctx.batchSize),
+    once,
+  });
+  const ids = Array.from(schedule.order, (i) => candidates[i]!.marketId);
+  return options.limit === null ? ids : ids.slice(0, options.limit);
+}
+
+/**
  * Fetches the order books of open markets in priority order (stale first, then volume, then
  * nearest close), writing them in transactions of about LEVELS_PER_WRITE levels (a crash loses at
  * most two of them, one being written and one gathered, fetched again next time). Returns how many
@@ -90,11 +127,8 @@ function handOverSignal(startMs: number, deadline: Date | undefined): { signal?:
 export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): Promise<number> {
   if (ctx.signal?.aborted) return 0;
   const startMs = Date.now();
-  const rows = await withStatementDeadline(ctx.sql, 'selecting order books to fetch', () =>
-    selectOrderBookTargets(ctx.sql, ctx.providers, { limit: options.limit, maxAgeSec: options.maxAgeSec ?? 3600, now: ctx.now() }),
-  );
   // Only the ids are held for the sweep's whole run.
-  const targets = rows.map((r) => r.marketId);
+  const targets = await withStatementDeadline(ctx.sql, 'selecting order books to fetch', () => sweepTargets(ctx, options, startMs));
   let done = 0;
   // The next batch is gathered and prepared while one commits (OrderBookWriter).
   const writer = new OrderBookWriter(ctx.sql, (counts, batch) => {
@@ -104,7 +138,10 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   });
   let pending: FetchedOrderBooks[] = [];
   let pendingLevels = 0;
+  // Markets in `pending`: a book fetched again within one write is written first, so each state is kept.
+  const pendingMarkets = new Set<string>();
   const flush = async () => {
+    pendingMarkets.clear();
     if (pending.length === 0) return;
     const fetches = pending;
     pending = [];
@@ -131,6 +168,8 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
       async (results, observedAt) => {
         writer.throwIfFailed();
         const books = results.map((r) => r.result);
+        if (results.some((r) => pendingMarkets.has(r.item))) await flush();
+        for (const r of results) pendingMarkets.add(r.item);
         pending.push({ books, observedAt });
         for (const b of books) pendingLevels += b.ok ? b.value.yes.length + b.value.no.length : REJECTED_BOOK_LEVELS;
         if (pendingLevels >= levelsPerWrite) await flush();
