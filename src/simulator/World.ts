@@ -15,6 +15,7 @@ import type { Outcome, SimEvent, SimMarket, SimProvider } from './world/simTypes
 import { step, type StepReport } from './world/step.js';
 import { UNDOCUMENTED_CATEGORY_SHARE } from './world/undocumentedCatalog.js';
 import { trade } from './world/trade.js';
+import { Activity, type ActivityOptions } from './world/activity.js';
 import { renderEvent, renderMarket, type SpecEraEvent } from './world/wire.js';
 import type { SpecMarket, SpecOrderBook } from '../wire/specShapes.js';
 import { newWorldState, requireEvent, requireMarket, type WorldState } from './world/worldState.js';
@@ -42,6 +43,12 @@ export interface WorldOptions {
    * default is 'live').
    */
   shape?: WireShape;
+  /**
+   * Heavy-tailed activity (world/activity.ts): Zipf change rates over the open markets, trades and
+   * deeper-level changes, volume following the rates, and a record of every true state (`truth`).
+   * Absent (the default): the uniform trades of `tradesPerMarketHour`.
+   */
+  activity?: ActivityOptions;
 }
 
 export type AddEventOptions = Partial<Omit<NewEventOptions, 'createdAtSec' | 'maxMarkets'>>;
@@ -64,7 +71,14 @@ export class World {
     const perDay = options.newEventsPerDay ?? Math.max(1, this.state.events.length * 0.05);
     this.state.settings.newEventsPerDay = perDay;
     this.listings = new ListingCache(this.state);
+    if (options.activity) {
+      this.activity = new Activity(this.state, options.activity);
+      this.state.activity = this.activity;
+    }
   }
+
+  /** The world's heavy-tailed activity and its record of true states; undefined in a default world. */
+  readonly activity: Activity | undefined;
 
   get seed(): number {
     return this.state.seed;

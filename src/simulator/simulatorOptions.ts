@@ -85,6 +85,7 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
     newEventsPerDay: o.newEventsPerDay,
     settlementLagSec: o.settlementLagSec,
     shape,
+    ...(o.activity ? { activity: o.activity } : {}),
   };
   return {
     world: { ...worldOptions, startSec: o.startSec ?? (clock === 'realtime' ? Math.floor(nowMs() / 1000) : DEFAULT_START_SEC) },
