@@ -1,5 +1,6 @@
 import { estimateChangeRate, priorRates, type FetchEvidence } from './changeRate.js';
 import { allocateFetchRates, type Allocation } from './fetchAllocation.js';
+import { ARRIVAL_GROUP_MS } from './fetchInBatches.js';
 
 /**
  * The one order of the sweep's book fetches; `plan` predicts from the same pieces. Three rules,
@@ -73,8 +74,9 @@ export function allocateBooks(
     if (c.closeTimeMs !== null) floorSec = Math.min(floorSec, Math.max(shortestSec, (c.closeTimeMs - options.nowMs) / 4000));
     floorsPerSec[i] = 1 / floorSec;
   }
-  // A batch is fetched at once: a book twice in one would be fetched twice for one state.
-  const ceilingPerSec = options.fetchesPerSec / (options.batchSize ?? 16);
+  // A book is not fetched twice within one batch, nor twice within a second: answers that arrive
+  // within ARRIVAL_GROUP_MS are written together, the later of two fetches of a book only.
+  const ceilingPerSec = Math.min(options.fetchesPerSec / (options.batchSize ?? 16), 1000 / ARRIVAL_GROUP_MS);
   const allocation = allocateFetchRates(ratesPerSec, floorsPerSec, Math.max(ceilingPerSec, floorPerSec), options.fetchesPerSec);
   return { ratesPerSec, floorsPerSec, allocation };
 }

@@ -60,6 +60,16 @@ export function booksPerBatch(batchSize: number): number {
 }
 
 /**
+ * Books one fetch batch holds: booksPerBatch, or for a paced sweep about a second of its fetches
+ * (at least 2): a book is not listed twice within a batch, so a smaller batch lets a hot book be
+ * fetched up to once a second.
+ */
+export function sweepBatch(batchSize: number, fetchesPerSec: number | undefined): number {
+  const most = booksPerBatch(batchSize);
+  return fetchesPerSec === undefined ? most : Math.max(2, Math.min(most, Math.round(fetchesPerSec)));
+}
+
+/**
  * When a sweep started at `startMs` hands over to the tick due at `deadlineMs`: a tenth of the span
  * before it (at most 2 s), left for the last write and the run's end, so the next tick finds the
  * job free. A sweep that only checked its deadline between batches sent its last batch across it
@@ -71,6 +81,23 @@ export function handOverAtMs(startMs: number, deadlineMs: number): number {
 }
 
 const MAX_HAND_OVER_MS = 2_000;
+
+/** How much faster than its expected rate a scheduled sweep paces its fetches (PACE_HEADROOM × fetchesPerSec). */
+export const PACE_HEADROOM = 1.1;
+
+/** Waits `ms` (nothing if not positive), or until `signal` aborts; never rejects. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
 
 /** Longest delay a timer takes (2^31 - 1 ms, 24.8 days): a deadline further away is no deadline. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -110,7 +137,7 @@ async function sweepTargets(ctx: SyncContext, options: SweepOptions, startMs: nu
     // Without a rate, as many fetches as markets: each once.
     fetchesPerSec: options.fetchesPerSec ?? Math.max(1, candidates.length) / horizonSec,
     maxAgeSec,
-    batchSize: booksPerBatch(ctx.batchSize),
+    batchSize: sweepBatch(ctx.batchSize, options.fetchesPerSec),
     once,
   });
   const ids = Array.from(schedule.order, (i) => candidates[i]!.marketId);
@@ -129,6 +156,11 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   const startMs = Date.now();
   // Only the ids are held for the sweep's whole run.
   const targets = await withStatementDeadline(ctx.sql, 'selecting order books to fetch', () => sweepTargets(ctx, options, startMs));
+  // A scheduled sweep sends its fetches evenly over its time, a little faster than its expected rate
+  // (the client's queue still paces them): sent as fast as the rate limit allowed, they went out in
+  // bursts, and a hot book fetched twice in one burst is fetched once for its information.
+  const paceMs = options.fetchesPerSec !== undefined && options.deadline !== undefined ? 1000 / (options.fetchesPerSec * PACE_HEADROOM) : 0;
+  const fetchFromMs = Date.now();
   let done = 0;
   // The next batch is gathered and prepared while one commits (OrderBookWriter).
   const writer = new OrderBookWriter(ctx.sql, (counts, batch) => {
@@ -159,27 +191,28 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   const levelsPerWrite = options.levelsPerWrite ?? LEVELS_PER_WRITE;
   try {
     await fetchInBatches(
-      targets,
-      async (marketId) => {
-        const book = await client.getOrderBook(marketId);
+      targets.map((_, i) => i),
+      async (position) => {
+        if (paceMs > 0) await pause(fetchFromMs + position * paceMs - Date.now(), stop.signal);
+        const book = await client.getOrderBook(targets[position]!);
         unavailable.answered();
         return book;
       },
       async (results, observedAt) => {
         writer.throwIfFailed();
         const books = results.map((r) => r.result);
-        if (results.some((r) => pendingMarkets.has(r.item))) await flush();
-        for (const r of results) pendingMarkets.add(r.item);
+        if (results.some((r) => pendingMarkets.has(targets[r.item]!))) await flush();
+        for (const r of results) pendingMarkets.add(targets[r.item]!);
         pending.push({ books, observedAt });
         for (const b of books) pendingLevels += b.ok ? b.value.yes.length + b.value.no.length : REJECTED_BOOK_LEVELS;
         if (pendingLevels >= levelsPerWrite) await flush();
       },
       {
-        batchSize: booksPerBatch(ctx.batchSize),
+        batchSize: sweepBatch(ctx.batchSize, paceMs > 0 ? options.fetchesPerSec : undefined),
         signal: stop.signal,
         now: ctx.now,
         onNotFound: () => void ctx.totals.notFound++,
-        skipFailed: unavailable.skip,
+        skipFailed: (position, error) => unavailable.skip(targets[position]!, error),
       },
     );
   } catch (error) {
