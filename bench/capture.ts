@@ -22,6 +22,10 @@ import { startService } from '../src/service/startService.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { contentHash } from '../src/sql/recordOrderBooks.js';
 import { log, printTable, section } from './support/report.js';
+import { bookInformation } from '../src/plan/bookInformation.js';
+import { selectBookCandidates } from '../src/sql/selectBookCandidates.js';
+import { DEFAULT_BATCH_SIZE } from '../src/sync/runJob.js';
+import { sweepBatch } from '../src/sync/sweepOrderBooks.js';
 import { createScratch, DEFAULT_SERVER_URL, dropScratch, withDb } from './support/scratchDb.js';
 import {
   bestForFv,
@@ -34,6 +38,8 @@ import {
 } from './support/freshness.js';
 
 const API_KEY = 'bench-capture-key';
+/** The sweep's period of each profile, s. */
+const PERIOD_SEC: Record<number, number> = { 60: 20, 600: 10, 3000: 5 };
 
 /** Schedules scaled to each rate, so a run finishes in a few minutes; warm-up and measured window, s. */
 const PROFILES: Record<number, { schedules: Record<JobName, string>; warmSec: number; measureSec: number }> = {
@@ -53,6 +59,8 @@ interface RunResult {
   budgetUsed: number;
   tooMany: number;
   changesPerSec: number;
+  /** plan's predicted Fv (bookInformation) from the database at the window's end. */
+  predictedFv: number;
 }
 
 function parseArgs(argv: readonly string[]) {
@@ -112,7 +120,7 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
     await new Promise((resolve) => setTimeout(resolve, toMs - Date.now() + 2_000));
   } finally {
     await service.stop();
-    client.close?.();
+    await client.close();
   }
   const activity = sim.world.activity!;
   const requests = sim.requests.filter((r) => r.timeMs >= fromMs && r.timeMs < toMs);
@@ -133,6 +141,18 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
     book.atMs.push(e.atMs);
     book.keys.push(key);
   }
+  const windowSec = profile.measureSec;
+  const bookRequests = requests.filter((r) => r.path.includes('/orderbook/') && r.status === 200).length;
+  // plan's prediction from what the database holds at the end (its estimated rates), at the measured book rate.
+  const predicted = await withDb(db, async (sql) =>
+    bookInformation(await selectBookCandidates(sql, KNOWN_PROVIDERS, new Date(toMs)), {
+      nowMs: toMs,
+      sweepEverySec: PERIOD_SEC[rpm]!,
+      fetchesPerSec: bookRequests / windowSec,
+      maxAgeSec: 3600,
+      booksPerBatch: sweepBatch(DEFAULT_BATCH_SIZE, bookRequests / windowSec),
+    }),
+  );
   const stored = await withDb(db, async (sql) => {
     const rows = await sql<{ market_id: string; observed_ms: number; last_ms: number; content_hash: string }[]>`
       select market_id, (extract(epoch from observed_at) * 1000)::float8 as observed_ms,
@@ -151,9 +171,8 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
   const isBook = (path: string) => path.includes('/orderbook/');
   // Listing pages and the event markets the crawl pages; the rest are details.
   const isListing = (path: string) => /\/events$/.test(path) || /\/events\/[^/]+\/markets$/.test(path);
-  const bookFetches = requests.filter((r) => isBook(r.path) && r.status === 200).length;
+  const bookFetches = bookRequests;
   const window = { fromMs, toMs, stepMs: 500 };
-  const windowSec = profile.measureSec;
   const changes = [...truth.values()].reduce((n, b) => n + b.atMs.filter((t) => t >= fromMs && t < toMs).length, 0);
   return {
     rpm,
@@ -166,6 +185,7 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
     budgetUsed: requests.filter((r) => r.accepted).length / ((rpm * windowSec) / 60),
     tooMany: requests.filter((r) => r.status === 429).length,
     changesPerSec: changes / windowSec,
+    predictedFv: predicted.predictedFv,
   };
 }
 
@@ -191,7 +211,25 @@ async function main(): Promise<void> {
   section('per run');
   printTable(
     'measured against the truth, and the references on the same change log with the same book fetches',
-    ['rpm', 'F', 'F rr', 'Fv', 'Fv rr', 'Fv best', 'Fv/best', 'F/F rr', 'C', 'books', 'listings', 'details', 'budget', '429', 'changes/s'],
+    [
+      'rpm',
+      'F',
+      'F rr',
+      'Fv',
+      'Fv rr',
+      'Fv best',
+      'Fv/best',
+      'F/F rr',
+      'C',
+      'C best',
+      'plan Fv',
+      'books',
+      'listings',
+      'details',
+      'budget',
+      '429',
+      'changes/s',
+    ],
     results.map((r) => [
       r.rpm,
       f3(r.service.F),
@@ -202,6 +240,8 @@ async function main(): Promise<void> {
       f3(r.service.Fv / r.best.Fv),
       f3(r.service.F / r.roundRobin.F),
       f3(r.service.C),
+      f3(r.best.C),
+      f3(r.predictedFv),
       r.bookFetches,
       r.listings,
       r.details,
@@ -213,7 +253,7 @@ async function main(): Promise<void> {
   section('ratios over runs (min–max)');
   printTable(
     'per rate',
-    ['rpm', 'Fv / best', 'F / round-robin', 'C', 'budget used', '429'],
+    ['rpm', 'Fv / best', 'F / round-robin', 'C', 'C of the best allocation', 'plan Fv / measured', 'budget used', '429'],
     options.rpms.map((rpm) => {
       const rs = results.filter((r) => r.rpm === rpm);
       return [
@@ -221,6 +261,8 @@ async function main(): Promise<void> {
         spread(rs.map((r) => r.service.Fv / r.best.Fv)),
         spread(rs.map((r) => r.service.F / r.roundRobin.F)),
         spread(rs.map((r) => r.service.C)),
+        spread(rs.map((r) => r.best.C)),
+        spread(rs.map((r) => r.predictedFv / r.service.Fv)),
         spread(rs.map((r) => r.budgetUsed)),
         rs.reduce((n, r) => n + r.tooMany, 0),
       ];

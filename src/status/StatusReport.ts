@@ -1,4 +1,5 @@
 import type { BookAges } from '../sql/selectBookAges.js';
+import type { BookFetchOutcomes } from '../sql/selectBookFetchOutcomes.js';
 import type { EndpointIntake } from '../sql/selectIntakeSince.js';
 import type { QuarantineSince } from '../sql/selectQuarantineSince.js';
 import type { JobRequests } from '../sql/selectRequestRate.js';
@@ -85,7 +86,8 @@ export interface StatusReport {
   settings: Thresholds & { sinceAt: Date; rateWindowSec: number; rateLimitRpm: number };
   /** crawl, details, orderbooks (the service's jobs), then sync (the `sync` command's). */
   jobs: JobStatus[];
-  freshness: { listings: ListingStatus[]; orderBooks: BookAges };
+  /** `bookFetches`: what the order-book fetches found (changed share, the most active tenth's book age). */
+  freshness: { listings: ListingStatus[]; orderBooks: BookAges; bookFetches: BookFetchOutcomes };
   /** What was read since `sinceAt`. */
   intake: {
     sinceAt: Date;

@@ -60,13 +60,15 @@ export function booksPerBatch(batchSize: number): number {
 }
 
 /**
- * Books one fetch batch holds: booksPerBatch, or for a paced sweep about a second of its fetches
- * (at least 2): a book is not listed twice within a batch, so a smaller batch lets a hot book be
- * fetched up to once a second.
+ * Books one fetch batch holds: booksPerBatch, or for a paced sweep about a quarter second of its
+ * fetches (at least 2). The answers of a batch that arrive within ARRIVAL_GROUP_MS are stamped
+ * with the last arrival: over a batch paced across a whole second, a book that changes every few
+ * seconds was often stamped after it had changed again. And a book is listed at most once a batch,
+ * so a small batch lets the schedule fetch a hot book several times a second.
  */
 export function sweepBatch(batchSize: number, fetchesPerSec: number | undefined): number {
   const most = booksPerBatch(batchSize);
-  return fetchesPerSec === undefined ? most : Math.max(2, Math.min(most, Math.round(fetchesPerSec)));
+  return fetchesPerSec === undefined ? most : Math.max(2, Math.min(most, Math.round(fetchesPerSec / 4)));
 }
 
 /**
