@@ -72,7 +72,7 @@ export class World {
     this.state.settings.newEventsPerDay = perDay;
     this.listings = new ListingCache(this.state);
     if (options.activity) {
-      this.activity = new Activity(this.state, options.activity);
+      this.activity = new Activity(this.state, options.activity, (m) => orderBookBody(this.state, m));
       this.state.activity = this.activity;
     }
   }

@@ -7,7 +7,6 @@
  * listings do not show). Traded volume and volume24hr follow the rate. Every state is recorded
  * in a TruthLog. The default world draws nothing of this, so it stays as it was.
  */
-import { orderBookBody } from '../shapes/renderBodies.js';
 import { Rng, hash32 } from './prng.js';
 import type { SimEvent, SimMarket } from './simTypes.js';
 import { TimeQueue } from './timeQueue.js';
@@ -57,7 +56,11 @@ export class Activity {
   /** Ranks of the initial open markets: a later market draws its rank among them. */
   #ranks = 1;
 
-  constructor(state: WorldState, options: ActivityOptions) {
+  /** `bookBody` renders a market's book as the server sends it (shapes/renderBodies.ts's orderBookBody), for the truth log. */
+  readonly #bookBody: (m: SimMarket) => unknown;
+
+  constructor(state: WorldState, options: ActivityOptions, bookBody: (m: SimMarket) => unknown) {
+    this.#bookBody = bookBody;
     this.#o = validateActivity(options);
     this.truth = new TruthLog(this.#o.truthLimit);
     this.#rng = Rng.seeded(hash32(state.seed, 'activity'));
@@ -125,7 +128,7 @@ export class Activity {
     this.truth.add({
       atMs: this.#o.clockMs ? this.#o.clockMs() : state.nowSec * 1000,
       marketId: m.marketId,
-      bookJson: JSON.stringify(orderBookBody(state, m)),
+      bookJson: JSON.stringify(this.#bookBody(m)),
       bidMicroUsd: m.bidMicroUsd,
       askMicroUsd: m.askMicroUsd,
       movedTop,
