@@ -5,6 +5,7 @@ import { createMigrationLockTable } from '../../src/db/withMigrationLock.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 
 const EXPECTED_TABLES = [
+  'book_fetches',
   'crawl_coverage',
   'dropped_partitions',
   'event_state_history',
