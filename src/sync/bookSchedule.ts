@@ -57,10 +57,11 @@ export interface BookSchedule {
 /**
  * Share of an even split of the fetches every market gets at least. Fetches in proportion to the
  * change rate maximise Fv but leave each quiet book fresh no more of the time than a hot one, below
- * what round-robin gives it (F); a third of an even share for every book keeps F at round-robin's
- * for under 1 % of Fv (a Zipf world of 600 markets at 600 and 3,000 requests a minute: docs/scaling.md).
+ * what round-robin gives it (F). With a third of an even share, F measured 1-3 % under
+ * round-robin's at 600 requests a minute (bench/capture.ts); half an even share costs about 2.5 %
+ * of Fv at the optimum for known rates (a Zipf world of 600 markets: docs/scaling.md).
  */
-export const EVEN_FLOOR_SHARE = 0.3;
+export const EVEN_FLOOR_SHARE = 0.5;
 
 /** Change rates, floors and fetch rates of the candidates: the allocation `plan` and the sweep share. Pure. */
 export function allocateBooks(
@@ -90,8 +91,8 @@ export function allocateBooks(
 
 /**
  * Orders the coming sweep's book fetches (see the rules above): listed movers first (busiest
- * first), then every fetch due by the horizon (plus a spare share) in time order, the most
- * overdue first. Pure and deterministic; about O(markets + fetches · log markets).
+ * first), then the fetches in the order they fall due, the most overdue first, as many as the
+ * horizon takes at the expected rate plus a spare share. Pure and deterministic; about O(markets + fetches · log markets).
  */
 export function scheduleBooks(candidates: readonly BookCandidate[], options: ScheduleOptions): BookSchedule {
   const { nowMs } = options;
@@ -100,7 +101,6 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
   const f = allocation.fetchesPerSec;
   const once = options.once ?? false;
   const wanted = once ? n : Math.ceil(options.fetchesPerSec * options.horizonSec * (1 + (options.spare ?? 0.5)));
-  const endMs = once ? Infinity : nowMs + options.horizonSec * (1 + (options.spare ?? 0.5)) * 1000;
 
   // Each market's next fetch time; a listed mover's is -Infinity (first), a never-fetched market's
   // just after them; ties go to the busier market.
@@ -110,7 +110,9 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
     const c = candidates[i]!;
     const due = c.listedMoved ? -Infinity : c.lastFetchedMs === null ? -1e300 : c.lastFetchedMs + 1000 / f[i]!;
     nextMs[i] = due;
-    if (due <= endMs) heap.push(i, due, -ratesPerSec[i]!);
+    // Every market, so the list never runs dry before the sweep's time is up: what is due later
+    // follows what is due sooner.
+    heap.push(i, due, -ratesPerSec[i]!);
   }
   heap.heapify();
   const order: number[] = [];
@@ -135,7 +137,7 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
     const next = Math.max(nextMs[i]!, nowMs) + 1000 / f[i]!;
     if (!Number.isFinite(next)) continue;
     nextMs[i] = next;
-    if (next <= endMs) heap.add(i, next, -ratesPerSec[i]!);
+    heap.add(i, next, -ratesPerSec[i]!);
   }
   return { order: Int32Array.from(order), ratesPerSec, allocation };
 }
