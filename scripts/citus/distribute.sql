@@ -53,6 +53,8 @@ INSERT INTO citus_layout (table_name, placement, distribution_column, reason) VA
    'per-market price history: the largest table after the order books'),
   ('prediction.orderbook_snapshots', 'distributed', 'market_id',
    'per-market book history, levels inside (prediction.orderbook_levels is a view over it)'),
+  ('prediction.book_fetches', 'distributed', 'market_id',
+   'one row per market: what its order-book fetches found; written with its books, read by the sweep with the market'),
   ('prediction.trades', 'distributed', 'market_id',
    'per-market fills of the trade feed, partitioned by month of traded_at; trades_with_mid joins them to the price history on market_id'),
   ('prediction.trade_polls', 'local', NULL,

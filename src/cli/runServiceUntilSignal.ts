@@ -70,6 +70,7 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
       categories: config.categories,
       maxRejectedPercent: config.maxRejectedPercent,
       orderBookMaxAgeSec: config.orderBookMaxAgeSec,
+      rateLimitRpm: config.rateLimitRpm,
       retentionMonths: config.retentionMonths,
       leaseTtlSec: config.leaseTtlSec,
       clockToleranceMs: config.clockToleranceSec * 1000,

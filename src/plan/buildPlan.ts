@@ -3,6 +3,8 @@ import { bookRefresh, type BookRefresh } from './bookRefresh.js';
 import { cronTicks, periodMsOf } from './cronTicks.js';
 import type { Universe } from './readUniverse.js';
 import { replayRequestBudget } from './replayRequestBudget.js';
+import { bookInformation, type BookInformation } from './bookInformation.js';
+import type { BookCandidate } from '../sync/bookSchedule.js';
 
 /** What each job's requests are spent on. */
 export const PHASE_OF: Record<JobName, PhasePlan['phase']> = {
@@ -22,6 +24,12 @@ export interface PlanRequest {
   orderBookMaxAgeSec: number;
   /** Books in one fetch batch of a service sweep. */
   booksPerBatch: number;
+  /**
+   * The open markets as the sweep's schedule sees them (selectBookCandidates). Given, the service's
+   * sweep is taken to run its schedule at the plan's rate (JobSettings.rateLimitRpm): every sweep
+   * fills its time to its hand-over, hot books several times; and the plan predicts F, Fv and C.
+   */
+  books?: readonly BookCandidate[];
 }
 
 export interface PhasePlan {
@@ -49,7 +57,12 @@ export interface Plan {
   books: BookRefresh;
   /** The replayed span the rates are averaged over (after a warm-up). */
   replayedSec: number;
+  /** What the sweep's fetches are predicted to capture; null without `books`. */
+  information: BookInformation | null;
 }
+
+/** Targets of a scheduled sweep in the replay: its schedule always lists more than its time takes. */
+const SCHEDULED_SWEEP_TARGETS = 2 ** 31;
 
 /** Longest replay: beyond it, a schedule's pattern is taken as repeating. */
 const MAX_MEASURE_MS = 6 * 3600_000;
@@ -82,7 +95,11 @@ export function buildPlan(request: PlanRequest): Plan {
     crawl: { ticksMs: ticks.crawl, requestsPerRun: perRun.crawl },
     trades: { ticksMs: ticks.trades, requestsPerRun: perRun.trades },
     details: { ticksMs: ticks.details, requestsPerRun: perRun.details },
-    orderbooks: { ticksMs: ticks.orderbooks, targets: universe.openMarkets, booksPerBatch: request.booksPerBatch },
+    orderbooks: {
+      ticksMs: ticks.orderbooks,
+      targets: request.books && universe.openMarkets > 0 ? SCHEDULED_SWEEP_TARGETS : universe.openMarkets,
+      booksPerBatch: request.booksPerBatch,
+    },
     measureFromMs,
     endMs: measureFromMs + measureMs,
   });
@@ -119,6 +136,15 @@ export function buildPlan(request: PlanRequest): Plan {
       maxAgeSec: request.orderBookMaxAgeSec,
     }),
     replayedSec: measureMs / 1000,
+    information: request.books
+      ? bookInformation(request.books, {
+          nowMs: universe.at.getTime(),
+          sweepEverySec: sweepEveryMs / 1000,
+          fetchesPerSec: perMinute(replay.requests.orderbooks) / 60,
+          maxAgeSec: request.orderBookMaxAgeSec,
+          booksPerBatch: request.booksPerBatch,
+        })
+      : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { humanCount, humanDuration } from '../status/humanUnits.js';
 import type { BookRefresh } from './bookRefresh.js';
 import type { Plan } from './buildPlan.js';
+import type { BookInformation } from './bookInformation.js';
 
 /** The plan for a person: the universe, requests a minute by phase, and what each book gets. */
 export function formatPlan(plan: Plan, options: { configuredRpm: number; orderBookMaxAgeSec: number }): string {
@@ -49,6 +50,7 @@ export function formatPlan(plan: Plan, options: { configuredRpm: number; orderBo
   const skipped = plan.phases.find((p) => p.job === 'orderbooks')!.ticksSkipped;
 
   lines.push('', 'order books', ...bookLines(plan.books, skipped, options.orderBookMaxAgeSec).map((l) => `  ${l}`));
+  if (plan.information) lines.push('', 'information per request', ...informationLines(plan.information).map((l) => `  ${l}`));
   return `${lines.join('\n')}\n`;
 }
 
@@ -80,6 +82,18 @@ function bookLines(b: BookRefresh, ticksSkipped: number, maxAgeSec: number): str
     lines.push(`the ${humanCount(b.dueBooks)} books due now take ${sweeps}`);
   }
   return lines;
+}
+
+function informationLines(i: BookInformation): string[] {
+  if (i.openMarkets === 0) return ['no open market'];
+  const evidence =
+    i.marketsWithEvidence === 0
+      ? 'no market has fetch evidence yet: rates are priors from traded volume'
+      : `${humanCount(i.marketsWithEvidence)} of ${humanCount(i.openMarkets)} markets have fetch evidence of their own; the others start from traded volume`;
+  return [
+    `${i.fetchesPerSec.toFixed(2)} book fetches/s against ${i.changesPerSec.toFixed(2)} estimated book changes/s (${evidence})`,
+    `predicted Fv ${i.predictedFv.toFixed(3)} (activity-weighted share of time a stored book is the true one; ${i.roundRobinFv.toFixed(3)} if spread evenly), F ${i.predictedF.toFixed(3)}, C ${i.predictedC.toFixed(3)} (share of book states stored)`,
+  ];
 }
 
 function percent(share: number): string {

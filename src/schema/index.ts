@@ -4,6 +4,7 @@ export { markets } from './markets.js';
 export { marketStateHistory, eventStateHistory } from './stateHistory.js';
 export { pricingSnapshots } from './pricingSnapshots.js';
 export { orderbookSnapshots, orderbookLevels } from './orderbook.js';
+export { bookFetches } from './bookFetches.js';
 export { ingestRuns, rejectedRecords, crawlCoverage, upstreamShapes } from './ingest.js';
 export { jobTicks, upstreamSources, jobLeases, writeLock } from './service.js';
 export { exportWatermarks, exportPartitions } from './exportState.js';

@@ -11,6 +11,7 @@ import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from '../s
 import { SYNC_JOB } from '../sync/runSyncCycle.js';
 import type { SyncContext } from '../sync/SyncContext.js';
 import { sweepOrderBooks } from '../sync/sweepOrderBooks.js';
+import { bookFetchRate } from '../sync/bookFetchRate.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
 
 /**
@@ -35,6 +36,11 @@ export interface JobSettings {
   clockToleranceMs?: number | undefined;
   /** A `maintenance` pool: the crawl then packs closed months (RunPartitionOptions.packer). Absent: no packing. */
   packer?: Sql | undefined;
+  /**
+   * The plan's rate (PREDICTION_RATE_LIMIT_RPM): the sweep lays its fetches out to its deadline at
+   * what the other jobs leave of it, hot books several times a sweep. Absent: each book once a sweep.
+   */
+  rateLimitRpm?: number | undefined;
 }
 
 /** Jobs whose every run must receive records: a crawl that lists nothing read its upstream wrong. */
@@ -78,7 +84,12 @@ export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext,
       };
     case 'orderbooks':
       return async (ctx, deadline) => {
-        await sweepOrderBooks(ctx, { limit: null, maxAgeSec: settings.orderBookMaxAgeSec, deadline });
+        const rpm = settings.rateLimitRpm;
+        const fetchesPerSec =
+          rpm === undefined
+            ? undefined
+            : await withStatementDeadline(ctx.sql, 'reading the request rate', () => bookFetchRate(ctx.sql, 'orderbooks', rpm, ctx.now()));
+        await sweepOrderBooks(ctx, { limit: null, maxAgeSec: settings.orderBookMaxAgeSec, deadline, fetchesPerSec });
       };
   }
 }

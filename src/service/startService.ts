@@ -27,6 +27,8 @@ export interface ServiceOptions {
   /** A run rejecting more than this share of what it reads is degraded. */
   maxRejectedPercent: number;
   orderBookMaxAgeSec: number;
+  /** The plan's rate (PREDICTION_RATE_LIMIT_RPM), for the sweep's schedule (JobSettings.rateLimitRpm). Absent: each book once a sweep. */
+  rateLimitRpm?: number;
   /** Months of history kept (PREDICTION_RETENTION_MONTHS); null or absent (the default) keeps everything. */
   retentionMonths?: number | null;
   ops: { host: string; port: number };
@@ -86,6 +88,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         clockToleranceMs: options.clockToleranceMs,
         runRetentionDays: options.runRetentionDays ?? null,
         packer: packer.sql,
+        rateLimitRpm: options.rateLimitRpm,
       },
       instanceId,
       now: options.now,

@@ -17,6 +17,7 @@ import type { Outcome, SimEvent, SimMarket, SimProvider } from './world/simTypes
 import { step, type StepReport } from './world/step.js';
 import { UNDOCUMENTED_CATEGORY_SHARE } from './world/undocumentedCatalog.js';
 import { trade } from './world/trade.js';
+import { Activity, type ActivityOptions } from './world/activity.js';
 import { renderEvent, renderMarket, type SpecEraEvent } from './world/wire.js';
 import { renderLiveTrade } from './shapes/liveTrade.js';
 import type { LiveTrade } from '../wire/liveShapes.js';
@@ -51,6 +52,12 @@ export interface WorldOptions {
    * the live service runs them all day; each opens and ends within its 5 minutes. Default 0: none.
    */
   upDownEverySec?: number;
+  /**
+   * Heavy-tailed activity (world/activity.ts): Zipf change rates over the open markets, trades and
+   * deeper-level changes, volume following the rates, and a record of every true state (`truth`).
+   * Absent (the default): the uniform trades of `tradesPerMarketHour`.
+   */
+  activity?: ActivityOptions;
 }
 
 export type AddEventOptions = Partial<Omit<NewEventOptions, 'createdAtSec' | 'maxMarkets'>>;
@@ -79,7 +86,14 @@ export class World {
     if (!Number.isSafeInteger(every) || every < 0) throw new RangeError(`upDownEverySec must be a non-negative integer, got ${every}`);
     this.upDownEverySec = every;
     this.nextUpDownSec = this.state.nowSec + every;
+    if (options.activity) {
+      this.activity = new Activity(this.state, options.activity, (m) => orderBookBody(this.state, m));
+      this.state.activity = this.activity;
+    }
   }
+
+  /** The world's heavy-tailed activity and its record of true states; undefined in a default world. */
+  readonly activity: Activity | undefined;
 
   get seed(): number {
     return this.state.seed;

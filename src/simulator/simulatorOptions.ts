@@ -96,6 +96,7 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
     settlementLagSec: o.settlementLagSec,
     upDownEverySec: o.upDownEverySec,
     shape,
+    ...(o.activity ? { activity: o.activity } : {}),
   };
   return {
     world: { ...worldOptions, startSec: o.startSec ?? (clock === 'realtime' ? Math.floor(nowMs() / 1000) : DEFAULT_START_SEC) },

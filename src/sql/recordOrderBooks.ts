@@ -36,6 +36,8 @@ const BOOKS_PER_TURN = 100;
 export interface OrderBookCounts extends ObservationCounts {
   /** Levels stored with the new snapshots. */
   levels: number;
+  /** Positions (from 1, ascending) of the books that became new snapshots. */
+  changed: readonly number[];
 }
 
 /** A book and when it was received. */
@@ -76,7 +78,7 @@ export async function hashOrderBooks(observed: readonly ObservedOrderBook[]): Pr
  * (the comparison holds only while no one else writes).
  */
 export async function recordOrderBooks(sql: Queryable, observed: readonly HashedOrderBook[]): Promise<OrderBookCounts> {
-  if (observed.length === 0) return { inserted: 0, confirmed: 0, levels: 0 };
+  if (observed.length === 0) return { inserted: 0, confirmed: 0, levels: 0, changed: [] };
   // The books of one fetch share their Date: each time is formatted once.
   const isoOf = new Map<Date, string>();
   const times = observed.map(({ observedAt }) => isoOf.get(observedAt) ?? isoOf.set(observedAt, observedAt.toISOString()).get(observedAt)!);
@@ -96,7 +98,7 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Hashed
       }
     })(),
   );
-  return { inserted: changed.length, confirmed, levels };
+  return { inserted: changed.length, confirmed, levels, changed };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ContractChangeKind } from '../domain/types.js';
 import type { BookAges } from '../sql/selectBookAges.js';
+import type { BookFetchOutcomes } from '../sql/selectBookFetchOutcomes.js';
 import type { EndpointIntake } from '../sql/selectIntakeSince.js';
 import type { QuarantineSince } from '../sql/selectQuarantineSince.js';
 import type { ServerRateLimit } from '../sql/ingestRuns.js';
@@ -99,7 +100,8 @@ export interface StatusReport {
   settings: Thresholds & { sinceAt: Date; rateWindowSec: number; rateLimitRpm: number };
   /** crawl, details, orderbooks (the service's jobs), then sync (the `sync` command's). */
   jobs: JobStatus[];
-  freshness: { listings: ListingStatus[]; orderBooks: BookAges };
+  /** `bookFetches`: what the order-book fetches found (changed share, the most active tenth's book age). */
+  freshness: { listings: ListingStatus[]; orderBooks: BookAges; bookFetches: BookFetchOutcomes };
   /**
    * Per provider × category, the service's own event count (GET /events/categories, read with each
    * crawl) beside what the latest complete crawl listed: a category the crawl misses shows here.

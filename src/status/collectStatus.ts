@@ -3,6 +3,7 @@ import type { ContractChangeKind } from '../domain/types.js';
 import { JOB_NAMES } from '../service/jobKinds.js';
 import { selectBookAges } from '../sql/selectBookAges.js';
 import { selectCategoryCompleteness } from '../sql/selectCategoryCompleteness.js';
+import { selectBookFetchOutcomes } from '../sql/selectBookFetchOutcomes.js';
 import { selectCoverageSince } from '../sql/selectCoverageSince.js';
 import { selectHistoryHorizons } from '../sql/selectHistoryHorizons.js';
 import { selectIntakeSince } from '../sql/selectIntakeSince.js';
@@ -108,7 +109,7 @@ export async function collectStatus(sql: Sql, request: StatusRequest): Promise<S
     problems,
     settings: { ...request.thresholds, sinceAt: since, rateWindowSec: RATE_WINDOW_SEC, rateLimitRpm: request.rateLimitRpm },
     jobs,
-    freshness: { listings, orderBooks: facts.books },
+    freshness: { listings, orderBooks: facts.books, bookFetches: facts.bookFetches },
     completeness: facts.completeness,
     intake: {
       sinceAt: since,
@@ -157,6 +158,7 @@ function readFacts(sql: Sql, t: { at: Date; since: Date; rateFrom: Date }) {
     freshness: await selectListingFreshness(tx),
     coverage: await selectCoverageSince(tx, t.since),
     books: await selectBookAges(tx, t.at),
+    bookFetches: await selectBookFetchOutcomes(tx, t.at),
     intake: await selectIntakeSince(tx, t.since),
     drift: await selectDriftSince(tx, t.since, LISTED.changes),
     quarantine: await selectQuarantineSince(tx, t.since, LISTED.quarantineGroups),

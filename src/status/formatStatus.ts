@@ -100,6 +100,14 @@ export function formatStatus(r: StatusReport): string {
       : `Order books of the ${humanCount(b.openMarkets)} open markets (${humanCount(b.withoutBook)} without a book yet, aged from their first sighting): ` +
           `age p50 ${humanDuration(b.p50AgeSec!)}, p90 ${humanDuration(b.p90AgeSec!)}, max ${humanDuration(b.maxAgeSec!)} (allowed ${humanDuration(s.bookMaxAgeSec)})`,
   );
+  const f = r.freshness.bookFetches;
+  if (f.changedShare !== null) {
+    const decile =
+      f.activeDecileP50AgeSec === null
+        ? ''
+        : `; the most active tenth of the open markets (${humanCount(f.activeDecileMarkets)}) last fetched p50 ${humanDuration(f.activeDecileP50AgeSec)} ago, max ${humanDuration(f.activeDecileMaxAgeSec!)}`;
+    out.push(`  ${(100 * f.changedShare).toFixed(1)} % of ${humanCount(f.comparedFetches)} book fetches found a change${decile}`);
+  }
 
   if (r.completeness.length > 0) {
     out.push('', "Completeness: the service's own event count beside the latest complete crawl (! = the crawl listed fewer)");

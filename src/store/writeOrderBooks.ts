@@ -8,6 +8,7 @@ import { ensureMonthPartitions } from '../sql/ensureMonthPartitions.js';
 import { quarantineRecords } from '../sql/quarantineRecords.js';
 import { hashOrderBooks, recordOrderBooks, type HashedOrderBook, type ObservedOrderBook } from '../sql/recordOrderBooks.js';
 import { recordShapes } from '../sql/recordShapes.js';
+import { recordBookFetches } from '../sql/recordBookFetches.js';
 import { RecordTally } from './recordTally.js';
 import { emptyCounts, lastByKey, type WriteCounts } from './writeCounts.js';
 import { writeTransaction } from './writeTransaction.js';
@@ -87,7 +88,15 @@ export function writePreparedOrderBooks(sql: Sql, prepared: PreparedOrderBooks):
         quarantineRecords(tx, batch.runId, tally.quarantined, lastAt),
         recordShapes(tx, batch.runId, tally.shapes, lastAt),
       ]),
-      recordOrderBooks(tx, books),
+      // Each fetch's outcome (changed or not) is the sweep's evidence for the market's change rate.
+      recordOrderBooks(tx, books).then(async (counts) => {
+        const changed = new Set(counts.changed);
+        await recordBookFetches(
+          tx,
+          books.map((b, i) => ({ marketId: b.book.marketId, observedAt: b.observedAt, changed: changed.has(i + 1) })),
+        );
+        return counts;
+      }),
     ]);
     if (prior.status === 'rejected') throw prior.reason;
     if (written.status === 'rejected') throw written.reason;

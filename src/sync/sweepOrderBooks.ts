@@ -1,5 +1,7 @@
 import { ENDPOINTS } from '../api/endpoints/requests.js';
+import { selectBookCandidates } from '../sql/selectBookCandidates.js';
 import { selectOrderBookTargets } from '../sql/selectSyncTargets.js';
+import { scheduleBooks } from './bookSchedule.js';
 import { OrderBookWriter } from '../store/OrderBookWriter.js';
 import type { FetchedOrderBooks } from '../store/writeOrderBooks.js';
 import { linkSignals } from '../signals/linkSignals.js';
@@ -20,6 +22,12 @@ export interface SweepOptions {
   deadline?: Date;
   /** Levels gathered before a write. Default LEVELS_PER_WRITE; tests lower it to write several batches. */
   levelsPerWrite?: number;
+  /**
+   * Book fetches a second this sweep can expect to send (the plan's rate less what the other jobs
+   * take). With a deadline, the fetches are laid out to it by bookSchedule.ts, hot books several
+   * times within the sweep; without this rate each open market is fetched once, in that schedule's order.
+   */
+  fetchesPerSec?: number;
 }
 
 /**
@@ -52,6 +60,18 @@ export function booksPerBatch(batchSize: number): number {
 }
 
 /**
+ * Books one fetch batch holds: booksPerBatch, or for a paced sweep about a quarter second of its
+ * fetches (at least 2). The answers of a batch that arrive within ARRIVAL_GROUP_MS are stamped
+ * with the last arrival: over a batch paced across a whole second, a book that changes every few
+ * seconds was often stamped after it had changed again. And a book is listed at most once a batch,
+ * so a small batch lets the schedule fetch a hot book several times a second.
+ */
+export function sweepBatch(batchSize: number, fetchesPerSec: number | undefined): number {
+  const most = booksPerBatch(batchSize);
+  return fetchesPerSec === undefined ? most : Math.max(2, Math.min(most, Math.round(fetchesPerSec / 4)));
+}
+
+/**
  * When a sweep started at `startMs` hands over to the tick due at `deadlineMs`: a tenth of the span
  * before it (at most 2 s), left for the last write and the run's end, so the next tick finds the
  * job free. A sweep that only checked its deadline between batches sent its last batch across it
@@ -63,6 +83,23 @@ export function handOverAtMs(startMs: number, deadlineMs: number): number {
 }
 
 const MAX_HAND_OVER_MS = 2_000;
+
+/** How much faster than its expected rate a scheduled sweep paces its fetches (PACE_HEADROOM × fetchesPerSec). */
+export const PACE_HEADROOM = 1.1;
+
+/** Waits `ms` (nothing if not positive), or until `signal` aborts; never rejects. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
 
 /** Longest delay a timer takes (2^31 - 1 ms, 24.8 days): a deadline further away is no deadline. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -81,6 +118,35 @@ function handOverSignal(startMs: number, deadline: Date | undefined): { signal?:
 }
 
 /**
+ * The market ids a sweep fetches, in order. Without a deadline (a one-off `sync`), every open
+ * market once in priority order (selectOrderBookTargets). With one, the schedule of bookSchedule.ts
+ * to the sweep's hand-over: listed movers first, every book within the max age, the rest of the
+ * budget in proportion to each book's estimated change rate.
+ */
+async function sweepTargets(ctx: SyncContext, options: SweepOptions, startMs: number): Promise<string[]> {
+  const maxAgeSec = options.maxAgeSec ?? 3600;
+  const now = ctx.now();
+  if (options.deadline === undefined) {
+    const rows = await selectOrderBookTargets(ctx.sql, ctx.providers, { limit: options.limit, maxAgeSec, now });
+    return rows.map((r) => r.marketId);
+  }
+  const candidates = await selectBookCandidates(ctx.sql, ctx.providers, now);
+  const horizonSec = Math.max(1, (handOverAtMs(startMs, options.deadline.getTime()) - now.getTime()) / 1000);
+  const once = options.fetchesPerSec === undefined;
+  const schedule = scheduleBooks(candidates, {
+    nowMs: now.getTime(),
+    horizonSec,
+    // Without a rate, as many fetches as markets: each once.
+    fetchesPerSec: options.fetchesPerSec ?? Math.max(1, candidates.length) / horizonSec,
+    maxAgeSec,
+    batchSize: sweepBatch(ctx.batchSize, options.fetchesPerSec),
+    once,
+  });
+  const ids = Array.from(schedule.order, (i) => candidates[i]!.marketId);
+  return options.limit === null ? ids : ids.slice(0, options.limit);
+}
+
+/**
  * Fetches the order books of open markets in priority order (stale first, then volume, then
  * nearest close), writing them in transactions of about LEVELS_PER_WRITE levels (a crash loses at
  * most two of them, one being written and one gathered, fetched again next time). Returns how many
@@ -90,11 +156,13 @@ function handOverSignal(startMs: number, deadline: Date | undefined): { signal?:
 export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): Promise<number> {
   if (ctx.signal?.aborted) return 0;
   const startMs = Date.now();
-  const rows = await withStatementDeadline(ctx.sql, 'selecting order books to fetch', () =>
-    selectOrderBookTargets(ctx.sql, ctx.providers, { limit: options.limit, maxAgeSec: options.maxAgeSec ?? 3600, now: ctx.now() }),
-  );
   // Only the ids are held for the sweep's whole run.
-  const targets = rows.map((r) => r.marketId);
+  const targets = await withStatementDeadline(ctx.sql, 'selecting order books to fetch', () => sweepTargets(ctx, options, startMs));
+  // A scheduled sweep sends its fetches evenly over its time, a little faster than its expected rate
+  // (the client's queue still paces them): sent as fast as the rate limit allowed, they went out in
+  // bursts, and a hot book fetched twice in one burst is fetched once for its information.
+  const paceMs = options.fetchesPerSec !== undefined && options.deadline !== undefined ? 1000 / (options.fetchesPerSec * PACE_HEADROOM) : 0;
+  const fetchFromMs = Date.now();
   let done = 0;
   // The next batch is gathered and prepared while one commits (OrderBookWriter).
   const writer = new OrderBookWriter(ctx.sql, (counts, batch) => {
@@ -104,7 +172,10 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   });
   let pending: FetchedOrderBooks[] = [];
   let pendingLevels = 0;
+  // Markets in `pending`: a book fetched again within one write is written first, so each state is kept.
+  const pendingMarkets = new Set<string>();
   const flush = async () => {
+    pendingMarkets.clear();
     if (pending.length === 0) return;
     const fetches = pending;
     pending = [];
@@ -122,25 +193,28 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   const levelsPerWrite = options.levelsPerWrite ?? LEVELS_PER_WRITE;
   try {
     await fetchInBatches(
-      targets,
-      async (marketId) => {
-        const book = await client.getOrderBook(marketId);
+      targets.map((_, i) => i),
+      async (position) => {
+        if (paceMs > 0) await pause(fetchFromMs + position * paceMs - Date.now(), stop.signal);
+        const book = await client.getOrderBook(targets[position]!);
         unavailable.answered();
         return book;
       },
       async (results, observedAt) => {
         writer.throwIfFailed();
         const books = results.map((r) => r.result);
+        if (results.some((r) => pendingMarkets.has(targets[r.item]!))) await flush();
+        for (const r of results) pendingMarkets.add(targets[r.item]!);
         pending.push({ books, observedAt });
         for (const b of books) pendingLevels += b.ok ? b.value.yes.length + b.value.no.length : REJECTED_BOOK_LEVELS;
         if (pendingLevels >= levelsPerWrite) await flush();
       },
       {
-        batchSize: booksPerBatch(ctx.batchSize),
+        batchSize: sweepBatch(ctx.batchSize, paceMs > 0 ? options.fetchesPerSec : undefined),
         signal: stop.signal,
         now: ctx.now,
         onNotFound: () => void ctx.totals.notFound++,
-        skipFailed: unavailable.skip,
+        skipFailed: (position, error) => unavailable.skip(targets[position]!, error),
       },
     );
   } catch (error) {

@@ -5,6 +5,7 @@ import { createMigrationLockTable } from '../../src/db/withMigrationLock.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 
 const EXPECTED_TABLES = [
+  'book_fetches',
   'category_counts',
   'closed_feed_backfills',
   'closed_feed_watermarks',
@@ -22,6 +23,8 @@ const EXPECTED_TABLES = [
   'orderbook_snapshots',
   'pricing_snapshots',
   'rejected_records',
+  'trade_polls',
+  'trades',
   'upstream_shapes',
   'upstream_sources',
   'write_lock',

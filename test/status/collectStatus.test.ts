@@ -289,6 +289,13 @@ describe('status on an empty database, then one with a partitioned table', () =>
     expect(report.freshness).toEqual({
       listings: [],
       orderBooks: { openMarkets: 0, withoutBook: 0, p50AgeSec: null, p90AgeSec: null, maxAgeSec: null },
+      bookFetches: {
+        comparedFetches: 0,
+        changedShare: null,
+        activeDecileMarkets: 0,
+        activeDecileP50AgeSec: null,
+        activeDecileMaxAgeSec: null,
+      },
     });
     expect(report.requestRate).toMatchObject({ requests: 0, requestsPerMin: 0, runningRuns: 0, byJob: [] });
     expect(report.intake.quarantine).toEqual({ records: 0, newRecords: 0, groups: [], groupCount: 0 });

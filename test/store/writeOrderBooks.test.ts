@@ -165,7 +165,8 @@ describe('writeOrderBooks', () => {
       ],
       t(1),
     );
-    expect(counts).toEqual({ inserted: 900, confirmed: 200, levels: 300 * 2 + 600 });
+    expect(counts).toMatchObject({ inserted: 900, confirmed: 200, levels: 300 * 2 + 600 });
+    expect(counts.changed).toHaveLength(900);
 
     const rows = await db.sql<{ market_id: string; observed_at: Date; last_observed_at: Date; sizes: string[] }[]>`
       select market_id, observed_at, last_observed_at, (select array_agg(l.size::text order by l.side desc) from prediction.orderbook_levels l

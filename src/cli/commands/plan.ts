@@ -10,6 +10,7 @@ import { readUniverse, type Universe } from '../../plan/readUniverse.js';
 import { DEFAULT_BATCH_SIZE } from '../../sync/runJob.js';
 import { booksPerBatch } from '../../sync/sweepOrderBooks.js';
 import { integer } from '../optionParsers.js';
+import { selectBookCandidates } from '../../sql/selectBookCandidates.js';
 import { planRateLimit } from '../../app/createClientFromConfig.js';
 
 /** SQLSTATEs of a database the app never migrated: no `prediction` schema, or no table in it. */
@@ -67,6 +68,8 @@ export function registerPlan(program: Command, deps: { getConfig: () => Readonly
           orderBookMaxAgeSec: config.orderBookMaxAgeSec,
           // The service's jobs run with the default batch size.
           booksPerBatch: booksPerBatch(DEFAULT_BATCH_SIZE),
+          // The service sweeps on its schedule at the plan's rate: the plan predicts what it captures.
+          books: await selectBookCandidates(database.sql, config.providers, universe!.at),
         });
         process.stdout.write(
           opts.json

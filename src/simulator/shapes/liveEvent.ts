@@ -28,6 +28,8 @@ function volumeUsd(e: SimEvent): number {
 
 /** The world keeps no 24 h window: a stable share (2-22 %) of the volume while the event traded in the last day. */
 function volume24hr(state: WorldState, e: SimEvent): number {
+  // A world with heavy-tailed activity trades at known rates: its day's volume follows them.
+  if (state.activity) return state.activity.volume24hrMicroUsd(state, e);
   if (state.nowSec - e.lastTradeSec >= DAY_SEC) return 0;
   const share = 0.02 + 0.2 * unitHash(state.seed, 'volume24hr', e.eventId);
   return Math.floor((volumeUsd(e) / MICRO_PER_USD) * share) * MICRO_PER_USD;

@@ -44,7 +44,8 @@ export function step(state: WorldState, seconds: number): StepReport {
     fireDue(state, subEndSec, report);
     state.nowSec = subEndSec;
     spawn(state, subSec, report);
-    tradeSome(state, subSec, traded);
+    if (state.activity) state.activity.advance(state, subEndSec, traded);
+    else tradeSome(state, subSec, traded);
   }
   report.tradedMarketIds = [...traded];
   state.version++;

@@ -19,6 +19,14 @@ export interface WorldSettings {
   undocumentedCategoryShare: number;
 }
 
+/** Heavy-tailed activity (activity.ts), when the world was asked for it: it then drives the changes of open markets. */
+export interface ActivityHook {
+  /** Applies the changes due by `untilSec`; adds the markets that changed to `traded`. */
+  advance(state: WorldState, untilSec: number, traded: Set<string>): void;
+  /** An event's traded dollars over a day at its markets' rates, micro-USD. */
+  volume24hrMicroUsd(state: WorldState, e: SimEvent): number;
+}
+
 export interface WorldState {
   readonly seed: number;
   /** The shape profile the world renders its bodies in. */
@@ -44,6 +52,8 @@ export interface WorldState {
   readonly fillRng: Rng;
   /** Fills made since creation. */
   fillCount: number;
+  /** Set when the world has heavy-tailed activity; absent in the default world. */
+  activity?: ActivityHook;
 }
 
 export function newWorldState(seed: number, shape: WireShape, nowSec: number, settings: WorldSettings): WorldState {

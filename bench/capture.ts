@@ -1,0 +1,290 @@
+/**
+ * Information per request: runs the service (its scheduler, client and writers) against a world
+ * of heavy-tailed activity and measures what it captured against the world's true states. Run on
+ * demand, never in tests:
+ *
+ *   npx tsx bench/capture.ts [--rpm 60,600,3000] [--runs 2] [--markets 600] [--db postgres://...] [--once]
+ *
+ * For each rate and run: a scratch database, a simulator in real time (Zipf change rates, the
+ * busiest every 2 s), the service at that plan's rate with schedules scaled to it, a warm-up, then
+ * a measured window sampled every half second. It reports F, Fv and C (bench/README.md), the
+ * requests by kind, the budget used and 429s, and the two references replayed on the same change
+ * log with the same number of book fetches. `--once` runs the sweep without the plan's rate (each
+ * book at most once a sweep), as before the schedule. See bench/README.md.
+ */
+import { createPredictionClient } from '../src/api/client/index.js';
+import { parseOrderBook } from '../src/api/parse.js';
+import { KNOWN_PROVIDERS } from '../src/domain/types.js';
+import { createLogger } from '../src/log/createLogger.js';
+import { createMetrics } from '../src/ops/metrics.js';
+import { JOB_PRIORITY, type JobName } from '../src/service/jobKinds.js';
+import { startService } from '../src/service/startService.js';
+import { startSimulator } from '../src/simulator/index.js';
+import { contentHash } from '../src/sql/recordOrderBooks.js';
+import { log, printTable, section } from './support/report.js';
+import { bookInformation } from '../src/plan/bookInformation.js';
+import { selectBookCandidates } from '../src/sql/selectBookCandidates.js';
+import { DEFAULT_BATCH_SIZE } from '../src/sync/runJob.js';
+import { sweepBatch } from '../src/sync/sweepOrderBooks.js';
+import { createScratch, DEFAULT_SERVER_URL, dropScratch, withDb } from './support/scratchDb.js';
+import {
+  bestForFv,
+  measurePeriodic,
+  measureStored,
+  roundRobin,
+  type Measures,
+  type StoredBook,
+  type TrueBook,
+} from './support/freshness.js';
+
+const API_KEY = 'bench-capture-key';
+/** The sweep's period of each profile, s. */
+const PERIOD_SEC: Record<number, number> = { 60: 20, 600: 10, 3000: 5 };
+
+/** Schedules scaled to each rate, so a run finishes in a few minutes; warm-up and measured window, s. */
+const PROFILES: Record<number, { schedules: Record<JobName, string>; warmSec: number; measureSec: number }> = {
+  60: {
+    schedules: { crawl: '*/60 * * * * *', details: '30 */2 * * * *', trades: '0 * * * * *', orderbooks: '*/20 * * * * *' },
+    warmSec: 90,
+    measureSec: 150,
+  },
+  600: {
+    schedules: { crawl: '*/20 * * * * *', details: '*/60 * * * * *', trades: '0 * * * * *', orderbooks: '*/10 * * * * *' },
+    warmSec: 60,
+    measureSec: 150,
+  },
+  3000: {
+    schedules: { crawl: '*/10 * * * * *', details: '*/30 * * * * *', trades: '0 * * * * *', orderbooks: '*/5 * * * * *' },
+    warmSec: 45,
+    measureSec: 120,
+  },
+};
+
+interface RunResult {
+  rpm: number;
+  service: Measures;
+  roundRobin: Measures;
+  best: Measures;
+  bookFetches: number;
+  listings: number;
+  details: number;
+  budgetUsed: number;
+  tooMany: number;
+  changesPerSec: number;
+  /** plan's predicted Fv (bookInformation) from the database at the window's end. */
+  predictedFv: number;
+}
+
+function parseArgs(argv: readonly string[]) {
+  const out = { rpms: [60, 600, 3000], runs: 2, markets: 600, serverUrl: DEFAULT_SERVER_URL, once: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--rpm') out.rpms = (argv[++i] ?? '').split(',').map(Number);
+    else if (a === '--runs') out.runs = Number(argv[++i]);
+    else if (a === '--markets') out.markets = Number(argv[++i]);
+    else if (a === '--db') out.serverUrl = argv[++i] ?? '';
+    else if (a === '--once') out.once = true;
+    else throw new Error(`unknown argument ${a}; see the header of bench/capture.ts`);
+  }
+  for (const rpm of out.rpms) if (!PROFILES[rpm]) throw new Error(`--rpm takes ${Object.keys(PROFILES).join(', ')}; got ${rpm}`);
+  return out;
+}
+
+/** The stored content key of a book body as served: the pipeline's own parse and content hash. */
+function keyOf(marketId: string, bookJson: string): string {
+  const checked = parseOrderBook(JSON.parse(bookJson) as unknown, { marketId });
+  return checked.ok ? contentHash(checked.value) : `rejected:${bookJson}`;
+}
+
+async function captureRun(rpm: number, run: number, options: ReturnType<typeof parseArgs>): Promise<RunResult> {
+  const profile = PROFILES[rpm]!;
+  const db = await createScratch(options.serverUrl, `bench_capture_${rpm}_${run}`);
+  const sim = await startSimulator({
+    seed: 100 + run,
+    markets: options.markets,
+    clock: 'realtime',
+    stepEveryMs: 100,
+    newEventsPerDay: 0,
+    apiKey: API_KEY,
+    rateLimit: { requests: rpm, windowMs: 60_000 },
+    maxPageSize: 100,
+    activity: { busiestPerSec: 0.5, zipfExponent: 1, topShare: 0.5, clockMs: Date.now },
+  });
+  const client = createPredictionClient({ baseUrl: sim.url, apiKey: API_KEY, rateLimit: { requests: rpm, windowMs: 60_000 } });
+  const service = await startService({
+    databaseUrl: db.url,
+    client,
+    clientFor: (job) => client.withPriority(JOB_PRIORITY[job]),
+    metrics: createMetrics({ processMetrics: false }),
+    logger: createLogger({ level: 'silent' }),
+    schedules: profile.schedules,
+    providers: KNOWN_PROVIDERS,
+    categories: ['all'],
+    maxRejectedPercent: 5,
+    orderBookMaxAgeSec: 3600,
+    ...(options.once ? {} : { rateLimitRpm: rpm }),
+    ops: { host: '127.0.0.1', port: 0 },
+  });
+  const startMs = Date.now();
+  const fromMs = startMs + profile.warmSec * 1000;
+  const toMs = fromMs + profile.measureSec * 1000;
+  try {
+    await new Promise((resolve) => setTimeout(resolve, toMs - Date.now() + 2_000));
+  } finally {
+    await service.stop();
+    await client.close();
+  }
+  const activity = sim.world.activity!;
+  const requests = sim.requests.filter((r) => r.timeMs >= fromMs && r.timeMs < toMs);
+  await sim.stop();
+
+  // The truth: every market open through the window, its states as content keys.
+  const truth = new Map<string, TrueBook>();
+  const keyCache = new Map<string, string>();
+  for (const e of activity.truth.entries()) {
+    const m = sim.world.market(e.marketId)!;
+    if (m.status !== 'open') continue;
+    let book = truth.get(e.marketId);
+    if (!book) truth.set(e.marketId, (book = { rate: activity.rateOf(e.marketId)!, atMs: [], keys: [] }));
+    const cacheKey = `${e.marketId}|${e.bookJson}`;
+    const key = keyCache.get(cacheKey) ?? keyOf(e.marketId, e.bookJson);
+    keyCache.set(cacheKey, key);
+    if (book.keys.at(-1) === key) continue;
+    book.atMs.push(e.atMs);
+    book.keys.push(key);
+  }
+  const windowSec = profile.measureSec;
+  const bookRequests = requests.filter((r) => r.path.includes('/orderbook/') && r.status === 200).length;
+  // plan's prediction from what the database holds at the end (its estimated rates), at the measured book rate.
+  const predicted = await withDb(db, async (sql) =>
+    bookInformation(await selectBookCandidates(sql, KNOWN_PROVIDERS, new Date(toMs)), {
+      nowMs: toMs,
+      sweepEverySec: PERIOD_SEC[rpm]!,
+      fetchesPerSec: bookRequests / windowSec,
+      maxAgeSec: 3600,
+      booksPerBatch: sweepBatch(DEFAULT_BATCH_SIZE, bookRequests / windowSec),
+    }),
+  );
+  const stored = await withDb(db, async (sql) => {
+    const rows = await sql<{ market_id: string; observed_ms: number; last_ms: number; content_hash: string }[]>`
+      select market_id, (extract(epoch from observed_at) * 1000)::float8 as observed_ms,
+        (extract(epoch from last_observed_at) * 1000)::float8 as last_ms, content_hash
+      from prediction.orderbook_snapshots order by market_id, observed_at`;
+    const byMarket = new Map<string, StoredBook[]>();
+    for (const r of rows) {
+      const list = byMarket.get(r.market_id) ?? [];
+      list.push({ observedMs: r.observed_ms, lastObservedMs: r.last_ms, key: r.content_hash });
+      byMarket.set(r.market_id, list);
+    }
+    return byMarket;
+  });
+  await dropScratch(options.serverUrl, db);
+
+  const isBook = (path: string) => path.includes('/orderbook/');
+  // Listing pages and the event markets the crawl pages; the rest are details.
+  const isListing = (path: string) => /\/events$/.test(path) || /\/events\/[^/]+\/markets$/.test(path);
+  const bookFetches = bookRequests;
+  const window = { fromMs, toMs, stepMs: 500 };
+  const changes = [...truth.values()].reduce((n, b) => n + b.atMs.filter((t) => t >= fromMs && t < toMs).length, 0);
+  return {
+    rpm,
+    service: measureStored(truth, stored, window),
+    roundRobin: measurePeriodic(truth, roundRobin(truth, bookFetches, windowSec), window, run),
+    best: measurePeriodic(truth, bestForFv(truth, bookFetches, windowSec), window, run),
+    bookFetches,
+    listings: requests.filter((r) => isListing(r.path)).length,
+    details: requests.filter((r) => !isBook(r.path) && !isListing(r.path)).length,
+    budgetUsed: requests.filter((r) => r.accepted).length / ((rpm * windowSec) / 60),
+    tooMany: requests.filter((r) => r.status === 429).length,
+    changesPerSec: changes / windowSec,
+    predictedFv: predicted.predictedFv,
+  };
+}
+
+const f3 = (x: number) => x.toFixed(3);
+const spread = (xs: readonly number[]) => (xs.length < 2 ? f3(xs[0]!) : `${f3(Math.min(...xs))}–${f3(Math.max(...xs))}`);
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  console.log(
+    `# information per request — ${new Date().toISOString()}, Node ${process.version}, ${options.markets} markets, ${options.runs} runs a rate${options.once ? ', --once' : ''}`,
+  );
+  const results: RunResult[] = [];
+  for (const rpm of options.rpms) {
+    for (let run = 1; run <= options.runs; run++) {
+      log(`capture at ${rpm} rpm, run ${run}…`);
+      const r = await captureRun(rpm, run, options);
+      results.push(r);
+      log(
+        `  F ${f3(r.service.F)} Fv ${f3(r.service.Fv)} C ${f3(r.service.C)}; Fv/best ${f3(r.service.Fv / r.best.Fv)}; books ${r.bookFetches}, budget ${f3(r.budgetUsed)}, 429 ${r.tooMany}`,
+      );
+    }
+  }
+  section('per run');
+  printTable(
+    'measured against the truth, and the references on the same change log with the same book fetches',
+    [
+      'rpm',
+      'F',
+      'F rr',
+      'Fv',
+      'Fv rr',
+      'Fv best',
+      'Fv/best',
+      'F/F rr',
+      'C',
+      'C best',
+      'plan Fv',
+      'books',
+      'listings',
+      'details',
+      'budget',
+      '429',
+      'changes/s',
+    ],
+    results.map((r) => [
+      r.rpm,
+      f3(r.service.F),
+      f3(r.roundRobin.F),
+      f3(r.service.Fv),
+      f3(r.roundRobin.Fv),
+      f3(r.best.Fv),
+      f3(r.service.Fv / r.best.Fv),
+      f3(r.service.F / r.roundRobin.F),
+      f3(r.service.C),
+      f3(r.best.C),
+      f3(r.predictedFv),
+      r.bookFetches,
+      r.listings,
+      r.details,
+      f3(r.budgetUsed),
+      r.tooMany,
+      r.changesPerSec.toFixed(2),
+    ]),
+  );
+  section('ratios over runs (min–max)');
+  printTable(
+    'per rate',
+    ['rpm', 'Fv / best', 'F / round-robin', 'C', 'C of the best allocation', 'plan Fv / measured', 'budget used', '429'],
+    options.rpms.map((rpm) => {
+      const rs = results.filter((r) => r.rpm === rpm);
+      return [
+        rpm,
+        spread(rs.map((r) => r.service.Fv / r.best.Fv)),
+        spread(rs.map((r) => r.service.F / r.roundRobin.F)),
+        spread(rs.map((r) => r.service.C)),
+        spread(rs.map((r) => r.best.C)),
+        spread(rs.map((r) => r.predictedFv / r.service.Fv)),
+        spread(rs.map((r) => r.budgetUsed)),
+        rs.reduce((n, r) => n + r.tooMany, 0),
+      ];
+    }),
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,144 @@
+/**
+ * F, Fv and C of a capture against the world's true states, and the same measures for the
+ * reference policies replayed on the same change log with the same number of book fetches
+ * (bench/capture.ts; the measures are defined in bench/README.md).
+ */
+import { allocateFetchRates } from '../../src/sync/fetchAllocation.js';
+import { mulberry32 } from '../../src/simulator/world/prng.js';
+
+/** A market's true states: when each took effect (ascending) and its content key. */
+export interface TrueBook {
+  rate: number;
+  atMs: number[];
+  keys: string[];
+}
+
+/** A stored snapshot: first observed, last confirmed, content key. */
+export interface StoredBook {
+  observedMs: number;
+  lastObservedMs: number;
+  key: string;
+}
+
+export interface Measures {
+  F: number;
+  Fv: number;
+  C: number;
+}
+
+/** Index of the last element <= t (-1 if none). */
+function lastAtOrBefore(xs: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = xs.length - 1;
+  let at = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! <= t) {
+      at = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return at;
+}
+
+/** The measures given, for each market, the key stored at any instant and whether a state was stored while it held. */
+function measure(
+  truth: ReadonlyMap<string, TrueBook>,
+  window: { fromMs: number; toMs: number; stepMs: number },
+  freshAt: (id: string, book: TrueBook, state: number, t: number) => boolean,
+  captured: (id: string, book: TrueBook, state: number, fromMs: number, toMs: number) => boolean,
+): Measures {
+  let fresh = 0;
+  let samples = 0;
+  let weighted = 0;
+  let weights = 0;
+  let states = 0;
+  let stored = 0;
+  for (const [id, book] of truth) {
+    for (let t = window.fromMs; t < window.toMs; t += window.stepMs) {
+      const state = lastAtOrBefore(book.atMs, t);
+      if (state < 0) continue;
+      const ok = freshAt(id, book, state, t) ? 1 : 0;
+      fresh += ok;
+      samples += 1;
+      weighted += ok * book.rate;
+      weights += book.rate;
+    }
+    for (let s = 0; s < book.atMs.length; s++) {
+      const from = book.atMs[s]!;
+      const to = book.atMs[s + 1] ?? Infinity;
+      if (to <= window.fromMs || from >= window.toMs) continue;
+      states += 1;
+      if (captured(id, book, s, Math.max(from, window.fromMs), Math.min(to, window.toMs))) stored += 1;
+    }
+  }
+  return { F: fresh / samples, Fv: weighted / weights, C: stored / states };
+}
+
+/** What the pipeline stored, against the truth. */
+export function measureStored(
+  truth: ReadonlyMap<string, TrueBook>,
+  stored: ReadonlyMap<string, StoredBook[]>,
+  window: { fromMs: number; toMs: number; stepMs: number },
+): Measures {
+  const times = new Map([...stored].map(([id, rows]) => [id, rows.map((r) => r.observedMs)]));
+  return measure(
+    truth,
+    window,
+    (id, book, state, t) => {
+      const rows = stored.get(id) ?? [];
+      const at = lastAtOrBefore(times.get(id) ?? [], t);
+      return at >= 0 && rows[at]!.key === book.keys[state];
+    },
+    (id, book, state, fromMs, toMs) =>
+      (stored.get(id) ?? []).some(
+        (r) => r.key === book.keys[state] && r.lastObservedMs >= fromMs && r.observedMs < toMs && r.lastObservedMs >= book.atMs[state]!,
+      ),
+  );
+}
+
+/**
+ * A policy that fetches each market at regular intervals 1/f (random phase), replayed on the
+ * change log: fresh at t when no change came between the last fetch and t; a state is stored
+ * when a fetch fell while it held.
+ */
+export function measurePeriodic(
+  truth: ReadonlyMap<string, TrueBook>,
+  fetchesPerSec: ReadonlyMap<string, number>,
+  window: { fromMs: number; toMs: number; stepMs: number },
+  seed = 1,
+): Measures {
+  const random = mulberry32(seed);
+  const phase = new Map<string, number>();
+  for (const id of truth.keys()) phase.set(id, random());
+  const lastFetch = (id: string, t: number) => {
+    const f = fetchesPerSec.get(id) ?? 0;
+    if (f <= 0) return -Infinity;
+    const periodMs = 1000 / f;
+    return Math.floor((t - phase.get(id)! * periodMs) / periodMs) * periodMs + phase.get(id)! * periodMs;
+  };
+  return measure(
+    truth,
+    window,
+    (id, book, state, t) => lastFetch(id, t) >= book.atMs[state]!,
+    (id, _book, _state, fromMs, toMs) => {
+      const f = fetchesPerSec.get(id) ?? 0;
+      // A fetch in [from, to): the last fetch before `to` is at or after `from`.
+      return f > 0 && lastFetch(id, toMs - 1e-6) >= fromMs;
+    },
+  );
+}
+
+/** Round-robin: every market the same rate, `fetches` over the window in all. */
+export function roundRobin(truth: ReadonlyMap<string, TrueBook>, fetches: number, windowSec: number): Map<string, number> {
+  const f = fetches / truth.size / windowSec;
+  return new Map([...truth.keys()].map((id) => [id, f]));
+}
+
+/** The best allocation of `fetches` for Fv with the rates known: fetches in proportion to the rates. */
+export function bestForFv(truth: ReadonlyMap<string, TrueBook>, fetches: number, windowSec: number): Map<string, number> {
+  const ids = [...truth.keys()];
+  const rates = Float64Array.from(ids, (id) => truth.get(id)!.rate);
+  const { fetchesPerSec } = allocateFetchRates(rates, new Float64Array(ids.length), Infinity, fetches / windowSec);
+  return new Map(ids.map((id, i) => [id, fetchesPerSec[i]!]));
+}

@@ -1,0 +1,55 @@
+import { allocateBooks, type BookCandidate } from '../sync/bookSchedule.js';
+import { plainFreshness, weightedFreshness } from '../sync/fetchAllocation.js';
+
+/** What the sweep's fetches are predicted to capture, from each open market's estimated change rate. */
+export interface BookInformation {
+  openMarkets: number;
+  /** Book fetches a second the replayed sweeps send. */
+  fetchesPerSec: number;
+  /** Sum of the open markets' estimated change rates, a second. */
+  changesPerSec: number;
+  /** Markets with fetch evidence of their own (a fetch after their first). */
+  marketsWithEvidence: number;
+  /** Predicted F, Fv and C at the sweep's allocation (bookSchedule.ts's allocateBooks). */
+  predictedF: number;
+  predictedFv: number;
+  /**
+   * Predicted share of the book states stored. For a Poisson book fetched every 1/f, a state is
+   * stored with probability G(λ, f), the same as its freshness, and states come in proportion to λ:
+   * so C is predicted as Fv (the crawl's listed prices, which the prediction leaves out, add to both).
+   */
+  predictedC: number;
+  /** Fv of the same fetches spread evenly (round-robin), for comparison. */
+  roundRobinFv: number;
+}
+
+/**
+ * Predicts the sweep's capture at `fetchesPerSec` from the same allocation the sweep makes
+ * (allocateBooks: estimated rates, floors, fetches in proportion to the rates), taking the
+ * estimated rates as true. Pure.
+ */
+export function bookInformation(
+  candidates: readonly BookCandidate[],
+  options: { nowMs: number; sweepEverySec: number; fetchesPerSec: number; maxAgeSec: number; booksPerBatch: number },
+): BookInformation {
+  const n = candidates.length;
+  const { ratesPerSec, allocation } = allocateBooks(candidates, {
+    nowMs: options.nowMs,
+    horizonSec: options.sweepEverySec,
+    fetchesPerSec: options.fetchesPerSec,
+    maxAgeSec: options.maxAgeSec,
+    batchSize: options.booksPerBatch,
+  });
+  const uniform = new Float64Array(n).fill(n === 0 ? 0 : options.fetchesPerSec / n);
+  const predictedFv = weightedFreshness(ratesPerSec, allocation.fetchesPerSec);
+  return {
+    openMarkets: n,
+    fetchesPerSec: options.fetchesPerSec,
+    changesPerSec: ratesPerSec.reduce((a, b) => a + b, 0),
+    marketsWithEvidence: candidates.filter((c) => c.changedFetches + c.unchangedFetches > 0).length,
+    predictedF: plainFreshness(ratesPerSec, allocation.fetchesPerSec),
+    predictedFv,
+    predictedC: predictedFv,
+    roundRobinFv: weightedFreshness(ratesPerSec, uniform),
+  };
+}

@@ -1,0 +1,25 @@
+import { doublePrecision, integer, text, timestamp } from 'drizzle-orm/pg-core';
+import { predictionSchema } from './predictionSchema.js';
+
+const tz = { withTimezone: true, mode: 'date' } as const;
+
+/**
+ * What each market's order-book fetches found, one row a market: the sweep's evidence for the
+ * market's change rate (src/sync/bookSchedule.ts). Order books are stored change-only, so an
+ * unchanged fetch leaves no snapshot row; this keeps its outcome. A fetch after an earlier one
+ * counts as changed (its book differed from the stored one) or unchanged, with the time since
+ * the fetch before; a market's first fetch has nothing to compare with and counts in `fetches`
+ * only. Written in the books' own transaction, so it never disagrees with the snapshots.
+ */
+export const bookFetches = predictionSchema.table('book_fetches', {
+  marketId: text('market_id').primaryKey(),
+  /** When the latest fetch's answer arrived. */
+  lastFetchedAt: timestamp('last_fetched_at', tz).notNull(),
+  fetches: integer('fetches').notNull().default(0),
+  changedFetches: integer('changed_fetches').notNull().default(0),
+  unchangedFetches: integer('unchanged_fetches').notNull().default(0),
+  /** Sum of the times since the fetch before, over the changed fetches. */
+  changedIntervalSec: doublePrecision('changed_interval_sec').notNull().default(0),
+  /** Sum of the times since the fetch before, over the unchanged fetches. */
+  unchangedIntervalSec: doublePrecision('unchanged_interval_sec').notNull().default(0),
+});

@@ -1,0 +1,220 @@
+import { estimateChangeRate, priorRates, type FetchEvidence } from './changeRate.js';
+import { allocateFetchRates, type Allocation } from './fetchAllocation.js';
+
+/**
+ * The one order of the sweep's book fetches; `plan` predicts from the same pieces. Three rules,
+ * in this order:
+ * 1. A market whose listed prices changed since its book was last fetched is due first: every
+ *    crawl brings each market's top of book for free, and a moved top means a changed book.
+ * 2. Every open market is fetched at least every ORDERBOOK_MAX_AGE_SEC, and more often as its
+ *    close nears (a quarter of the time left, down to the sweep's period), so closing markets
+ *    are not starved.
+ * 3. The rest of the budget goes where the expected information per request, weighted by
+ *    activity, is highest: the objective is Fv (fetchAllocation.ts), whose best division gives
+ *    each market fetches in proportion to its change rate, estimated from its own fetches
+ *    (changeRate.ts) from a prior set by its traded volume.
+ * The fetches of the coming sweep are then laid out in time: each market at its last fetch plus
+ * its interval 1/f, then every 1/f; the sweep sends them in that order, so a market whose
+ * interval is shorter than the sweep's period is fetched several times within the sweep.
+ */
+
+/** An open market as the sweep sees it (sql/selectBookCandidates.ts). */
+export interface BookCandidate extends FetchEvidence {
+  marketId: string;
+  /** When its latest book fetch arrived; null if never fetched. */
+  lastFetchedMs: number | null;
+  /** Its listed prices changed after its latest book fetch. */
+  listedMoved: boolean;
+  /** Traded volume per second since it opened (its latest listed volume over its age); null if unknown. */
+  volumePerSec: number | null;
+  closeTimeMs: number | null;
+}
+
+export interface ScheduleOptions {
+  nowMs: number;
+  /** Seconds the sweep has to send its fetches (to its hand-over). */
+  horizonSec: number;
+  /** Book fetches a second the sweep is expected to send. */
+  fetchesPerSec: number;
+  /** ORDERBOOK_MAX_AGE_SEC: every open market at least this often. */
+  maxAgeSec: number;
+  /** Fetches sent together (one batch): a market is not fetched twice among this many. Default 16. */
+  batchSize?: number;
+  /** Fetches listed beyond what the horizon is expected to take, so a faster sweep does not run dry. Default 0.5. */
+  spare?: number;
+  /** Each market at most once, every one of them listed: the order without repeats. Default false. */
+  once?: boolean;
+}
+
+export interface BookSchedule {
+  /** Indexes into the candidates, in fetch order; a market may appear more than once. */
+  order: Int32Array;
+  /** Each candidate's estimated change rate, per second. */
+  ratesPerSec: Float64Array;
+  allocation: Allocation;
+}
+
+/**
+ * Share of an even split of the fetches every market gets at least. Fetches in proportion to the
+ * change rate maximise Fv but leave each quiet book fresh no more of the time than a hot one, below
+ * what round-robin gives it (F). With a third of an even share, F measured 1-3 % under
+ * round-robin's at 600 requests a minute (bench/capture.ts); half an even share costs about 2.5 %
+ * of Fv at the optimum for known rates (a Zipf world of 600 markets: docs/scaling.md).
+ */
+export const EVEN_FLOOR_SHARE = 0.5;
+
+/** Change rates, floors and fetch rates of the candidates: the allocation `plan` and the sweep share. Pure. */
+export function allocateBooks(
+  candidates: readonly BookCandidate[],
+  options: Pick<ScheduleOptions, 'nowMs' | 'horizonSec' | 'fetchesPerSec' | 'maxAgeSec' | 'batchSize'>,
+): { ratesPerSec: Float64Array; floorsPerSec: Float64Array; allocation: Allocation } {
+  const n = candidates.length;
+  const floorPerSec = 1 / options.maxAgeSec;
+  const priors = priorRates(candidates, { fallbackTotalPerSec: options.fetchesPerSec, floorPerSec: floorPerSec / 100 });
+  const ratesPerSec = new Float64Array(n);
+  const floorsPerSec = new Float64Array(n);
+  // The shortest floor interval: a sweep's period, as a closing market needs no more than a fetch a sweep.
+  const shortestSec = Math.min(options.maxAgeSec, Math.max(1, options.horizonSec));
+  const evenFloorPerSec = n === 0 ? 0 : (EVEN_FLOOR_SHARE * options.fetchesPerSec) / n;
+  for (let i = 0; i < n; i++) {
+    const c = candidates[i]!;
+    ratesPerSec[i] = estimateChangeRate(c, priors[i]!);
+    let floorSec = options.maxAgeSec;
+    if (c.closeTimeMs !== null) floorSec = Math.min(floorSec, Math.max(shortestSec, (c.closeTimeMs - options.nowMs) / 4000));
+    floorsPerSec[i] = Math.max(1 / floorSec, evenFloorPerSec);
+  }
+  // A book is not fetched twice within one batch: its answers are written together, the later only.
+  const ceilingPerSec = options.fetchesPerSec / (options.batchSize ?? 16);
+  const allocation = allocateFetchRates(ratesPerSec, floorsPerSec, Math.max(ceilingPerSec, floorPerSec), options.fetchesPerSec);
+  return { ratesPerSec, floorsPerSec, allocation };
+}
+
+/**
+ * Orders the coming sweep's book fetches (see the rules above): listed movers first (busiest
+ * first), then the fetches in the order they fall due, the most overdue first, as many as the
+ * horizon takes at the expected rate plus a spare share. Pure and deterministic; about O(markets + fetches · log markets).
+ */
+export function scheduleBooks(candidates: readonly BookCandidate[], options: ScheduleOptions): BookSchedule {
+  const { nowMs } = options;
+  const n = candidates.length;
+  const { ratesPerSec, allocation } = allocateBooks(candidates, options);
+  const f = allocation.fetchesPerSec;
+  const once = options.once ?? false;
+  const wanted = once ? n : Math.ceil(options.fetchesPerSec * options.horizonSec * (1 + (options.spare ?? 0.5)));
+
+  // Each market's next fetch time; a listed mover's is -Infinity (first), a never-fetched market's
+  // just after them; ties go to the busier market.
+  const heap = new MinHeap(n);
+  const nextMs = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = candidates[i]!;
+    const due = c.listedMoved ? -Infinity : c.lastFetchedMs === null ? -1e300 : c.lastFetchedMs + 1000 / f[i]!;
+    nextMs[i] = due;
+    // Every market, so the list never runs dry before the sweep's time is up: what is due later
+    // follows what is due sooner.
+    heap.push(i, due, -ratesPerSec[i]!);
+  }
+  heap.heapify();
+  const order: number[] = [];
+  const batch = options.batchSize ?? 16;
+  const lastAt = new Int32Array(n).fill(-batch);
+  // Deferrals since the last fetch listed: more than the heap holds means every market left is in the batch.
+  let deferred = 0;
+  while (order.length < wanted && heap.size > 0 && deferred <= heap.size) {
+    const i = heap.pop();
+    // A fetch too close to the same market's previous one (in one batch) moves after it.
+    const gap = order.length - lastAt[i]!;
+    if (gap < batch) {
+      deferred += 1;
+      nextMs[i] = Math.max(nextMs[i]!, nowMs) + ((batch - gap) * 1000) / options.fetchesPerSec;
+      heap.add(i, nextMs[i]!, -ratesPerSec[i]!);
+      continue;
+    }
+    deferred = 0;
+    lastAt[i] = order.length;
+    order.push(i);
+    if (once) continue;
+    const next = Math.max(nextMs[i]!, nowMs) + 1000 / f[i]!;
+    if (!Number.isFinite(next)) continue;
+    nextMs[i] = next;
+    heap.add(i, next, -ratesPerSec[i]!);
+  }
+  return { order: Int32Array.from(order), ratesPerSec, allocation };
+}
+
+/** A binary min-heap of market indexes by (time, tie). */
+class MinHeap {
+  readonly #ids: Int32Array;
+  readonly #keys: Float64Array;
+  readonly #ties: Float64Array;
+  #size = 0;
+
+  constructor(capacity: number) {
+    this.#ids = new Int32Array(capacity);
+    this.#keys = new Float64Array(capacity);
+    this.#ties = new Float64Array(capacity);
+  }
+  get size(): number {
+    return this.#size;
+  }
+  /** Appends without ordering; call heapify once after the pushes. */
+  push(id: number, key: number, tie: number): void {
+    const at = this.#size++;
+    this.#ids[at] = id;
+    this.#keys[at] = key;
+    this.#ties[at] = tie;
+  }
+  heapify(): void {
+    for (let i = (this.#size >> 1) - 1; i >= 0; i--) this.#down(i);
+  }
+  add(id: number, key: number, tie: number): void {
+    this.push(id, key, tie);
+    this.#up(this.#size - 1);
+  }
+  pop(): number {
+    const top = this.#ids[0]!;
+    this.#size--;
+    if (this.#size > 0) {
+      this.#move(this.#size, 0);
+      this.#down(0);
+    }
+    return top;
+  }
+  #less(a: number, b: number): boolean {
+    const ka = this.#keys[a]!;
+    const kb = this.#keys[b]!;
+    return ka < kb || (ka === kb && this.#ties[a]! < this.#ties[b]!);
+  }
+  #move(from: number, to: number): void {
+    this.#ids[to] = this.#ids[from]!;
+    this.#keys[to] = this.#keys[from]!;
+    this.#ties[to] = this.#ties[from]!;
+  }
+  #swap(a: number, b: number): void {
+    const [id, key, tie] = [this.#ids[a]!, this.#keys[a]!, this.#ties[a]!];
+    this.#move(b, a);
+    this.#ids[b] = id;
+    this.#keys[b] = key;
+    this.#ties[b] = tie;
+  }
+  #up(i: number): void {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.#less(i, parent)) return;
+      this.#swap(i, parent);
+      i = parent;
+    }
+  }
+  #down(i: number): void {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let min = i;
+      if (l < this.#size && this.#less(l, min)) min = l;
+      if (r < this.#size && this.#less(r, min)) min = r;
+      if (min === i) return;
+      this.#swap(i, min);
+      i = min;
+    }
+  }
+}

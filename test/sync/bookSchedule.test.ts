@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { scheduleBooks, type BookCandidate } from '../../src/sync/bookSchedule.js';
+import { estimateChangeRate, priorRates } from '../../src/sync/changeRate.js';
+import { allocateFetchRates, freshShare, weightedFreshness } from '../../src/sync/fetchAllocation.js';
+import { Rng } from '../../src/simulator/world/prng.js';
+
+const NOW_MS = 1_800_000_000_000;
+
+function candidate(marketId: string, over: Partial<BookCandidate> = {}): BookCandidate {
+  return {
+    marketId,
+    lastFetchedMs: NOW_MS - 5_000,
+    listedMoved: false,
+    volumePerSec: 1,
+    closeTimeMs: null,
+    changedFetches: 0,
+    unchangedFetches: 0,
+    changedIntervalSec: 0,
+    unchangedIntervalSec: 0,
+    ...over,
+  };
+}
+
+/** Evidence of `fetches` fetches every `intervalSec` of a book changing at `rate`/s, drawn from `rng`. */
+function evidence(rng: Rng, rate: number, intervalSec: number, fetches: number): Partial<BookCandidate> {
+  const e = { changedFetches: 0, unchangedFetches: 0, changedIntervalSec: 0, unchangedIntervalSec: 0 };
+  for (let k = 0; k < fetches; k++) {
+    if (rng.next() < 1 - Math.exp(-rate * intervalSec)) {
+      e.changedFetches += 1;
+      e.changedIntervalSec += intervalSec;
+    } else {
+      e.unchangedFetches += 1;
+      e.unchangedIntervalSec += intervalSec;
+    }
+  }
+  return e;
+}
+
+const count = (order: Int32Array, i: number) => order.filter((x) => x === i).length;
+
+describe('estimateChangeRate', () => {
+  it('gives the prior alone, and the true rate from enough fetches whatever the prior', () => {
+    const none = { changedFetches: 0, unchangedFetches: 0, changedIntervalSec: 0, unchangedIntervalSec: 0 };
+    expect(estimateChangeRate(none, 0.25)).toBeCloseTo(0.25, 9);
+    const rng = Rng.seeded(7);
+    for (const [rate, interval] of [
+      [0.5, 1],
+      [0.05, 10],
+      [0.001, 300],
+    ] as const) {
+      const e = evidence(rng, rate, interval, 4000) as typeof none;
+      for (const prior of [rate * 20, rate / 20]) expect(estimateChangeRate(e, prior) / rate).toBeGreaterThan(0.9);
+      for (const prior of [rate * 20, rate / 20]) expect(estimateChangeRate(e, prior) / rate).toBeLessThan(1.1);
+    }
+  });
+
+  it('sets priors from traded volume, calibrated on the markets with evidence', () => {
+    const rng = Rng.seeded(3);
+    const known = { volumePerSec: 10, ...(evidence(rng, 0.2, 2, 3000) as Required<Pick<BookCandidate, 'changedFetches'>>) };
+    const e0 = { changedFetches: 0, unchangedFetches: 0, changedIntervalSec: 0, unchangedIntervalSec: 0 };
+    const priors = priorRates([{ ...e0, ...known } as never, { ...e0, volumePerSec: 1 }, { ...e0, volumePerSec: null }], {
+      fallbackTotalPerSec: 5,
+      floorPerSec: 1e-6,
+    });
+    // 0.2 changes/s for 10 volume/s: 0.02 per unit of volume.
+    expect(priors[1]).toBeCloseTo(0.02, 2);
+    expect(priors[2]).toBeCloseTo(0.02, 2);
+    // No evidence anywhere: the rates add up to the fallback, in proportion to volume.
+    const fresh = priorRates(
+      [
+        { ...e0, volumePerSec: 3 },
+        { ...e0, volumePerSec: 1 },
+      ],
+      { fallbackTotalPerSec: 8, floorPerSec: 1e-6 },
+    );
+    expect([...fresh]).toEqual([6, 2]);
+  });
+});
+
+describe('allocateFetchRates', () => {
+  it('spends the whole rate, in proportion to the change rates between floor and ceiling', () => {
+    const rates = Float64Array.from([1, 0.5, 0.1, 0.0001]);
+    const floors = new Float64Array(4).fill(0.01);
+    const { fetchesPerSec } = allocateFetchRates(rates, floors, 10, 3);
+    expect(fetchesPerSec.reduce((a, b) => a + b, 0)).toBeCloseTo(3, 3);
+    expect(fetchesPerSec[3]).toBe(0.01);
+    expect(fetchesPerSec[0]! / fetchesPerSec[1]!).toBeCloseTo(2, 6);
+    expect(fetchesPerSec[1]! / fetchesPerSec[2]!).toBeCloseTo(5, 6);
+  });
+
+  it('beats uniform fetching on Fv for Zipf rates (the known-rate optimum of the same fetches)', () => {
+    const rates = Float64Array.from({ length: 600 }, (_, i) => 0.5 / (i + 1));
+    const total = 10.18;
+    const best = allocateFetchRates(rates, new Float64Array(600), Infinity, total);
+    const uniform = new Float64Array(600).fill(total / 600);
+    // The reference world's round-robin gives 0.494; at the optimum every market has the same
+    // x = λ/f = Σλ/R, so Fv = G = (1 − e^(−x))/x.
+    const x = rates.reduce((a, b) => a + b, 0) / total;
+    expect(weightedFreshness(rates, uniform)).toBeCloseTo(0.494, 2);
+    expect(weightedFreshness(rates, best.fetchesPerSec)).toBeCloseTo(-Math.expm1(-x) / x, 4);
+    expect(weightedFreshness(rates, best.fetchesPerSec)).toBeGreaterThan(0.84);
+    expect(freshShare(1, 1)).toBeCloseTo(1 - Math.exp(-1), 9);
+  });
+});
+
+describe('scheduleBooks', () => {
+  const options = { nowMs: NOW_MS, horizonSec: 10, fetchesPerSec: 10, maxAgeSec: 3600, batchSize: 4 };
+
+  it('puts listed movers first, then never-fetched markets, then the most overdue', () => {
+    const cs = [
+      candidate('overdue', { lastFetchedMs: NOW_MS - 3_700_000, volumePerSec: 0.001 }),
+      candidate('new', { lastFetchedMs: null }),
+      candidate('moved', { listedMoved: true, volumePerSec: 0.001 }),
+      ...Array.from({ length: 20 }, (_, i) => candidate(`q${i}`, { lastFetchedMs: NOW_MS - 1_000, volumePerSec: 0.001 })),
+    ];
+    const { order } = scheduleBooks(cs, options);
+    expect(Array.from(order.slice(0, 3), (i) => cs[i]!.marketId)).toEqual(['moved', 'new', 'overdue']);
+  });
+
+  it('fetches the hottest books several times within one sweep, never twice in one batch, in proportion to activity', () => {
+    const rng = Rng.seeded(11);
+    const cs = Array.from({ length: 200 }, (_, i) => {
+      const rate = 0.5 / (i + 1);
+      return candidate(`m${i}`, { volumePerSec: rate, lastFetchedMs: NOW_MS - rng.next() * 20_000, ...evidence(rng, rate, 5, 50) });
+    });
+    const { order } = scheduleBooks(cs, options);
+    // The list covers the horizon and a spare half.
+    expect(order.length).toBe(150);
+    expect(count(order, 0)).toBeGreaterThan(5);
+    expect(count(order, 0)).toBeGreaterThan(count(order, 9));
+    expect(count(order, 199)).toBe(0);
+    for (let p = 0; p < order.length; p++) {
+      for (let q = p + 1; q < Math.min(order.length, p + 4); q++) expect(order[q]).not.toBe(order[p]);
+    }
+  });
+
+  it('keeps every open market within the max age, and a market near its close fetched more often', () => {
+    const cs = [
+      // Enough markets that an even share's floor (EVEN_FLOOR_SHARE) is every 100 s.
+      ...Array.from({ length: 300 }, (_, i) => candidate(`hot${i}`, { volumePerSec: 100, lastFetchedMs: NOW_MS - 1000 })),
+      candidate('stale', { volumePerSec: 1e-9, lastFetchedMs: NOW_MS - 3_600_001 }),
+      candidate('closing', { volumePerSec: 1e-9, lastFetchedMs: NOW_MS - 31_000, closeTimeMs: NOW_MS + 120_000 }),
+      candidate('far', { volumePerSec: 1e-9, lastFetchedMs: NOW_MS - 31_000, closeTimeMs: NOW_MS + 86_400_000 }),
+    ];
+    const { order } = scheduleBooks(cs, options);
+    const ids = Array.from(order, (i) => cs[i]!.marketId);
+    expect(ids).toContain('stale');
+    expect(ids).toContain('closing');
+    expect(ids).not.toContain('far');
+  });
+
+  it('lists each market once, all of them, without a rate (once)', () => {
+    const cs = Array.from({ length: 50 }, (_, i) => candidate(`m${i}`, { volumePerSec: 1 / (i + 1) }));
+    const { order } = scheduleBooks(cs, { ...options, fetchesPerSec: 5, once: true });
+    expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+  });
+});

@@ -1,0 +1,92 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
+import { parseEvent } from '../../src/api/parse.js';
+import { writeEvents } from '../../src/store/writeEvents.js';
+import { sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
+import { selectBookFetchOutcomes } from '../../src/sql/selectBookFetchOutcomes.js';
+import { startRecordingServer, type RecordingServer } from '../api/client/helpers/recordingServer.js';
+import { requestedId, wireEvent, wireMarket } from '../api/client/helpers/wire.js';
+import { sweepContext } from '../helpers/sweepContext.js';
+import { useTestDatabase } from '../helpers/testDatabase.js';
+
+const MARKETS = 40;
+const db = await useTestDatabase();
+let server: RecordingServer | undefined;
+let client: PredictionClient | undefined;
+
+beforeAll(async () => {
+  // M-0 trades a thousand times more than the others: the volume prior makes it the busiest.
+  const events = Array.from({ length: MARKETS }, (_, i) =>
+    parseEvent(
+      wireEvent(`E-${i}`, {
+        markets: [
+          wireMarket(`M-${i}`, { pricing: { buyYesPriceUsd: 650000, sellYesPriceUsd: 640000, volume: i === 0 ? 1_000_000 : 1_000 } }),
+        ],
+      }),
+      { provider: 'polymarket' },
+    ),
+  );
+  await writeEvents(db.sql, { runId: null, endpoint: '/events', events, observedAt: new Date(Date.now() - 60_000) });
+});
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+});
+
+/** A sweep to a deadline `sec` away at `fetchesPerSec`; M-0's book changes at every fetch, the others never. Returns the ids fetched, in order. */
+async function scheduledSweep(sec: number, fetchesPerSec: number): Promise<string[]> {
+  const fetched: string[] = [];
+  server = await startRecordingServer((a) => {
+    const id = requestedId(a.path);
+    fetched.push(id);
+    const size = id === 'M-0' ? fetched.length : 100;
+    return { json: { yes: [[64, size]], no: [[35, 80]] } };
+  });
+  client = createPredictionClient({ baseUrl: server.baseUrl, allowKeyless: true, rateLimit: { requests: 1_000_000 } });
+  const ctx = await sweepContext(db.sql, client);
+  await sweepOrderBooks(ctx, { limit: null, deadline: new Date(Date.now() + sec * 1000), fetchesPerSec });
+  return fetched;
+}
+
+describe('the scheduled sweep', () => {
+  it('fetches every new market, then the busiest book several times within one sweep, keeping every state and each fetch outcome', async () => {
+    // First sweep: every market is new (never fetched): each once, first.
+    const first = await scheduledSweep(6, 12);
+    expect(new Set(first.slice(0, MARKETS)).size).toBe(MARKETS);
+
+    const second = await scheduledSweep(6, 12);
+    const hot = second.filter((id) => id === 'M-0').length;
+    expect(hot).toBeGreaterThanOrEqual(3);
+    // Paced: about 12 × 1.1 fetches a second to the hand-over (5.4 s), not all at once.
+    expect(second.length).toBeLessThan(6 * 12 * 1.1 + 2);
+    expect(hot).toBeGreaterThan(second.filter((id) => id === 'M-1').length);
+
+    // Every fetch of M-0 found a new book and stored it; the others confirmed theirs.
+    const allHot = [...first, ...second].filter((id) => id === 'M-0').length;
+    const [snapshots] = await db.sql<
+      { n: number }[]
+    >`select count(*)::int as n from prediction.orderbook_snapshots where market_id = 'M-0'`;
+    expect(snapshots!.n).toBe(allHot);
+    const rows = await db.sql<{ market_id: string; fetches: number; changed_fetches: number; unchanged_fetches: number }[]>`
+      select market_id, fetches, changed_fetches, unchanged_fetches from prediction.book_fetches where market_id in ('M-0', 'M-1') order by market_id`;
+    expect(rows[0]).toMatchObject({ market_id: 'M-0', fetches: allHot, changed_fetches: allHot - 1, unchanged_fetches: 0 });
+    const quiet = [...first, ...second].filter((id) => id === 'M-1').length;
+    expect(rows[1]).toMatchObject({ market_id: 'M-1', fetches: quiet, changed_fetches: 0, unchanged_fetches: quiet - 1 });
+
+    const outcomes = await selectBookFetchOutcomes(db.sql, new Date());
+    expect(outcomes.comparedFetches).toBe(first.length + second.length - MARKETS);
+    expect(outcomes.changedShare).toBeCloseTo((allHot - 1) / outcomes.comparedFetches, 9);
+    expect(outcomes.activeDecileMarkets).toBeGreaterThan(0);
+  });
+
+  it('fetches first a market whose listed prices moved since its last book', async () => {
+    await scheduledSweep(3, 12);
+    const moved = parseEvent(
+      wireEvent('E-7', { markets: [wireMarket('M-7', { pricing: { buyYesPriceUsd: 700000, sellYesPriceUsd: 690000, volume: 1_000 } })] }),
+      { provider: 'polymarket' },
+    );
+    await writeEvents(db.sql, { runId: null, endpoint: '/events', events: [moved], observedAt: new Date() });
+    const next = await scheduledSweep(3, 12);
+    expect(next[0]).toBe('M-7');
+  });
+});
