@@ -3,6 +3,7 @@ import type { ContractChange } from '../domain/types.js';
 import {
   liveBisonfiMarketSchema,
   liveEventSchema,
+  liveGxMarketSchema,
   liveMarketSchema,
   liveOrderBookSchema,
   livePricingSchema,
@@ -25,7 +26,7 @@ export type ContractKind = 'event' | 'market' | 'pricing' | 'orderBook' | 'trade
  */
 const CONTRACT_SCHEMAS: Readonly<Record<ContractKind, readonly z.ZodType[]>> = {
   event: [liveEventSchema],
-  market: [liveMarketSchema, liveBisonfiMarketSchema],
+  market: [liveMarketSchema, liveBisonfiMarketSchema, liveGxMarketSchema],
   pricing: [livePricingSchema],
   orderBook: [liveOrderBookSchema.nullable()],
   trade: [liveTradeSchema],

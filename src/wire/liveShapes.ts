@@ -74,6 +74,49 @@ export const liveBisonfiMarketSchema = liveMarketSchema.extend({
   lifecycleStatus: z.enum(['open', 'resolving', 'settled']),
 });
 
+/**
+ * A gx market (sports from GX/Saba, service OpenAPI 2026-07-05, GXMarket): the upstream's ids, bet
+ * type and codes beside today's market; `sportsLine` a string ("228.5"). The fields of a polymarket
+ * market it does not declare may be absent.
+ */
+export const liveGxMarketSchema = liveMarketSchema.extend({
+  provider: z.literal('gx'),
+  outcomes: z.array(text).optional(),
+  clobTokenIds: z.array(z.string()).optional(),
+  rulesSecondary: text.optional(),
+  gameNumber: z.null().optional(),
+  gxMarketId: label.nullable(),
+  gxEventId: label.nullable(),
+  betType: z.number().nullable(),
+  marketCode: label.nullable(),
+  marketStatus: label.nullable(),
+  isLive: z.boolean().nullable(),
+  category: z.number().nullable(),
+  showCategory: label.nullable(),
+  sort: z.number().nullable(),
+  combo: z.number().nullable(),
+  sportsLine: label.nullable(),
+  providerSportsLine: label.nullable(),
+  lineBasis: z.enum(['provider', 'score_snapshot']).nullable(),
+});
+
+/** `event.liveScore` of a sports event (service OpenAPI 2026-07-05): the provider's score and clock. */
+export const liveScoreSchema = z.strictObject({
+  eventId: idString,
+  gameId: label,
+  leagueAbbreviation: label.nullable(),
+  homeTeam: text.nullable(),
+  awayTeam: text.nullable(),
+  score: label.nullable(),
+  period: label.nullable(),
+  elapsed: label.nullable(),
+  status: label.nullable(),
+  live: z.boolean(),
+  ended: z.boolean(),
+  finishedTimestamp: z.string().nullable(),
+  updatedAt: z.string(),
+});
+
 /** `event.metadata`: `series` lives here since the top-level one went; `closeTime` is the latest close of its markets. */
 export const liveEventMetadataSchema = z.strictObject({
   slug: z.string().regex(/^[a-z0-9-]+$/),
@@ -111,6 +154,7 @@ export const liveEventSchema = z.strictObject({
   rulesPdf: z.literal(''),
   markets: z.array(liveMarketSchema).optional(),
   sportsMarketGroups: z.tuple([]),
+  liveScore: liveScoreSchema.nullable().optional(),
 });
 
 /**
@@ -150,6 +194,7 @@ export type LivePricing = z.output<typeof livePricingSchema>;
 export type LiveMarketOption = z.output<typeof liveMarketOptionSchema>;
 export type LiveMarket = z.output<typeof liveMarketSchema>;
 export type LiveBisonfiMarket = z.output<typeof liveBisonfiMarketSchema>;
+export type LiveGxMarket = z.output<typeof liveGxMarketSchema>;
 export type LiveEventMetadata = z.output<typeof liveEventMetadataSchema>;
 export type LiveEvent = z.output<typeof liveEventSchema>;
 export type LiveOrderBook = z.output<typeof liveOrderBookSchema>;

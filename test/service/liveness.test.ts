@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
 import { proxyDatabase, type TcpProxy } from '../ops/tcpProxy.js';
-import { startTestService } from '../helpers/serviceHarness.js';
+import { EVERY_SECOND, startTestService } from '../helpers/serviceHarness.js';
 import { startHarness } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 import { installCronClock } from './cronClock.js';
@@ -34,7 +34,8 @@ describe('service liveness', () => {
   it('fails /healthz once the database has been gone for more than 3 periods, and recovers', async () => {
     // A fake clock (see cronClock.ts): every job ticks each second, so 3 s without progress is a stall.
     const clock = installCronClock(new Date(sim.world.nowSec * 1000));
-    const { service, client } = await startTestService(sim, proxiedUrl);
+    // Every job ticks: a job that never fires would keep the service live whatever the database does.
+    const { service, client } = await startTestService(sim, proxiedUrl, { schedules: { trades: EVERY_SECOND } });
     try {
       clock.watchNewTasks();
       const t1 = await clock.tick();

@@ -53,7 +53,7 @@ describe('a 3,618-event listing', () => {
   it('costs ceil(events / 100) listing requests, plus the closed feed’s pages and one count of categories', () => {
     const byPath = new Map<string, number>();
     for (const r of server.requests) byPath.set(r.path, (byPath.get(r.path) ?? 0) + 1);
-    expect(Object.fromEntries(byPath)).toEqual({ '/events': 37, '/events/closed': 1, '/events/categories': 1 });
+    expect(Object.fromEntries(byPath)).toEqual({ '/trades': 1, '/events': 37, '/events/closed': 1, '/events/categories': 1 });
   });
 
   it('explore: `events --limit` asks for a page of that size, and a limit outside 1..100 is refused before sending (exit 2)', async () => {

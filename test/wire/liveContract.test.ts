@@ -46,9 +46,10 @@ describe('the live contract', () => {
 
   it('names each planted change: a new field, a field gone, a changed type, a new status value', () => {
     const m = firstMarket();
-    const { rulesSecondary: _gone, ...withoutRules } = m;
+    // A field every market shape of today sends (a gx market may leave out rulesSecondary).
+    const { rulesPrimary: _gone, ...withoutRules } = m;
     expect(recordShape({ ...m, feeBps: 12 }, 'market').changes).toEqual([{ kind: 'new_field', path: 'feeBps', detail: 'number' }]);
-    expect(recordShape(withoutRules, 'market').changes).toEqual([{ kind: 'field_gone', path: 'rulesSecondary', detail: 'string' }]);
+    expect(recordShape(withoutRules, 'market').changes).toEqual([{ kind: 'field_gone', path: 'rulesPrimary', detail: 'string' }]);
     expect(recordShape({ ...m, status: 1 }, 'market').changes).toEqual([
       { kind: 'changed_type', path: 'status', detail: 'string -> number' },
     ]);

@@ -257,7 +257,7 @@ describe('parseMarket: pricing', () => {
   it('a negative volume quarantines the pricing too', () => {
     const market = ok(parseMarket(specMarket({ pricing: { buyYesPriceUsd: 1, volume: -5 } }), { eventId: null }));
     expect(market.pricing).toBeNull();
-    expect(market.pricingRejection?.reason).toBe('pricing.volume: must be >= 0, got -5');
+    expect(market.pricingRejection?.reason).toBe('pricing.volume: must be >= 0, below 10^20 with at most 18 decimals, got -5');
     expect(market.drift).toEqual([DRIFT.pricingOutOfRange]);
   });
 
