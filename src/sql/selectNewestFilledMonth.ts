@@ -17,7 +17,7 @@ export async function selectNewestFilledMonth(sql: Queryable): Promise<Date | nu
     order by b.range_start desc`;
   for (const { partition, rangeStart } of months) {
     // The partition's name comes from the catalog (regclass text, quoted as SQL needs it).
-    const [row] = await sql.unsafe<{ filled: boolean }[]>(`select exists (select from ${partition}) as filled`);
+    const [row] = await sql.unsafe<{ filled: boolean }[]>(`select exists (select 1 from ${partition}) as filled`);
     if (row?.filled) return rangeStart;
   }
   return null;

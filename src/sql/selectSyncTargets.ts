@@ -31,8 +31,10 @@ export async function selectStaleEvents(sql: Queryable, providers: readonly stri
     where e.${sql(c.provider)} = any(${providers as string[]}::text[]) and e.${sql(c.lastSeenAt)} < ${seenBefore}::timestamptz
       and (e.${sql(c.isActive)} is not false
         or (e.${sql(c.winner)} is null
-          and (not exists (select 1 from ${sql(M.table)} mk where mk.${sql(m.eventId)} = e.${sql(c.eventId)})
-            or exists (select 1 from ${sql(M.table)} mk where mk.${sql(m.eventId)} = e.${sql(c.eventId)} and ${unsettled}))))
+          -- Uncorrelated: a Citus cluster joins markets (distributed by market_id) to events on
+          -- event_id only through a subquery it can compute on its own.
+          and (e.${sql(c.eventId)} in (select mk.${sql(m.eventId)} from ${sql(M.table)} mk where ${unsettled})
+            or e.${sql(c.eventId)} not in (select mk.${sql(m.eventId)} from ${sql(M.table)} mk))))
     order by e.${sql(c.eventId)}`;
 }
 

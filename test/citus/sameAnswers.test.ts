@@ -47,6 +47,11 @@ const CALLS: Record<string, (p: Probe) => string[]> = {
     p.markets.flatMap((m) =>
       ['1', '50', '1000000'].flatMap((n) => p.instants.map((at) => `select * from analytics.cost_to_buy_yes(${lit(m)}, ${n}, ${lit(at)})`)),
     ),
+  trade_candles: (p) =>
+    p.markets.map(
+      (m) =>
+        `select * from analytics.trade_candles(${lit(m)}, '10 minutes', ${lit(p.instants[0]!)}, ${lit(p.instants.at(-1)!)}::timestamptz + interval '1 hour')`,
+    ),
   coverage_gaps: (p) => [`select * from analytics.coverage_gaps('10 minutes', ${lit(p.instants[0]!)}, ${lit(p.instants.at(-1)!)})`],
 };
 

@@ -54,6 +54,11 @@ describe('partition upkeep on Citus', () => {
       pricing: { buyYesMicroUsd: '600000', buyNoMicroUsd: '420000', sellYesMicroUsd: '580000', sellNoMicroUsd: '400000', volume: '1' },
     });
     await writeEvents(db.sql, { runId: null, endpoint: '/events', events: [ok(event('E1', [market1]))], observedAt: utc(2030, 1, 15) });
+    // A later observation: retention never drops the month of the newest one.
+    const later = market('M1', {
+      pricing: { buyYesMicroUsd: '610000', buyNoMicroUsd: '410000', sellYesMicroUsd: '590000', sellNoMicroUsd: '390000', volume: '2' },
+    });
+    await writeEvents(db.sql, { runId: null, endpoint: '/events', events: [ok(event('E1', [later]))], observedAt: utc(2030, 5, 1) });
     const [before] = await db.sql<
       { n: number }[]
     >`select count(*)::int as n from citus_shards where table_name::text = 'prediction_partitions.pricing_snapshots_2030_01'`;
@@ -82,7 +87,8 @@ describe('partition upkeep on Citus', () => {
     expect(await shardKeyOptions(partition)).toEqual(['']);
     const packer = connectPacker(db.url);
     try {
-      const packing = await packClosedPartitions(packer.sql, { now: utc(2031, 2, 5), limit: 20 });
+      // Every closed month of the four time-partitioned tables, the one written here among them.
+      const packing = await packClosedPartitions(packer.sql, { now: utc(2031, 2, 5), limit: 100 });
       expect(packing.postponed).toBeNull();
       expect(packing.packed.map((p) => p.partition)).toContain('prediction_partitions.orderbook_snapshots_2031_01');
     } finally {
