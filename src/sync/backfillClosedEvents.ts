@@ -1,12 +1,10 @@
-import { ENDPOINTS } from '../api/endpoints/requests.js';
 import type { Event } from '../domain/types.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
 import { saveClosedFeedBackfill } from '../sql/saveClosedFeedBackfill.js';
 import { selectClosedFeedBackfill } from '../sql/selectClosedFeedBackfill.js';
-import { writeEvents } from '../store/writeEvents.js';
 import { writeTransaction } from '../store/writeTransaction.js';
 import { isAbortOf } from './isAbortOf.js';
-import { CLOSED_FEED_PAGE_SIZE } from './readClosedFeed.js';
+import { CLOSED_FEED_PAGE_SIZE, writeClosedFeedPage } from './readClosedFeed.js';
 import type { SyncContext } from './SyncContext.js';
 
 /**
@@ -94,15 +92,7 @@ async function backfillOne(
     { start: outcome.resumedAt, pageSize: CLOSED_FEED_PAGE_SIZE },
   );
   for await (const page of pages) {
-    ctx.totals.add(
-      await writeEvents(ctx.sql, {
-        runId: ctx.runId,
-        endpoint: ENDPOINTS.closedEvents,
-        events: page.items,
-        observedAt: ctx.now(),
-        fence: ctx.fence,
-      }),
-    );
+    await writeClosedFeedPage(ctx, page.items);
     outcome.events += page.items.length;
     outcome.eventsSeen += page.items.length;
     outcome.total = page.pagination.total;

@@ -1,5 +1,6 @@
 import { ApiNotFoundError, ApiPaginationError } from '../api/client/index.js';
 import { ENDPOINTS } from '../api/endpoints/requests.js';
+import type { Checked, Event } from '../domain/types.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
 import { saveClosedFeedWatermark } from '../sql/saveClosedFeedWatermark.js';
 import { selectClosedFeedWatermarks } from '../sql/selectClosedFeedWatermarks.js';
@@ -58,6 +59,13 @@ export async function readClosedFeed(ctx: SyncContext): Promise<void> {
   }
 }
 
+/** One page of GET /events/closed, written like a listing page and counted in the run's totals. */
+export async function writeClosedFeedPage(ctx: SyncContext, events: readonly Checked<Event>[]): Promise<void> {
+  ctx.totals.add(
+    await writeEvents(ctx.sql, { runId: ctx.runId, endpoint: ENDPOINTS.closedEvents, events, observedAt: ctx.now(), fence: ctx.fence }),
+  );
+}
+
 async function readOneFeed(ctx: SyncContext, provider: string, since: number | undefined): Promise<void> {
   const askedAt = ctx.now();
   let generatedAt: Date | null = null;
@@ -71,15 +79,7 @@ async function readOneFeed(ctx: SyncContext, provider: string, since: number | u
     if (pages === 0) generatedAt = page.meta ?? null;
     pages += 1;
     eventsSeen += page.items.length;
-    ctx.totals.add(
-      await writeEvents(ctx.sql, {
-        runId: ctx.runId,
-        endpoint: ENDPOINTS.closedEvents,
-        events: page.items,
-        observedAt: ctx.now(),
-        fence: ctx.fence,
-      }),
-    );
+    await writeClosedFeedPage(ctx, page.items);
     ctx.progress(`closed events ${provider} page ${pages}`);
     if (ctx.signal?.aborted) return;
   }

@@ -93,3 +93,26 @@ export function fileIdentities(dir: string): Map<string, string> {
   }
   return ids;
 }
+
+/**
+ * A reader holding `prediction.markets` exclusively until `release()`: an export that reaches it
+ * waits there. `done` settles once the reader's transaction has ended.
+ */
+export async function holdMarkets(sql: Sql): Promise<{ release: () => void; done: Promise<unknown> }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const done = sql.begin(async (tx) => {
+    await tx`lock table prediction.markets in access exclusive mode`;
+    locked();
+    await held;
+  });
+  await isLocked;
+  return { release, done };
+}
+
+/** How many sessions of this database wait for a lock. */
+export async function lockWaiters(sql: Sql): Promise<number> {
+  return (await sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`).length;
+}

@@ -12,6 +12,7 @@ import { writeEvents } from '../../src/store/writeEvents.js';
 import { event, market, ok } from '../helpers/domainFixtures.js';
 import { runCli } from '../helpers/runCli.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
+import { holdMarkets, lockWaiters } from './exportHelpers.js';
 
 /** The export writes and reads only its own output directory, whatever its name and whatever links are in it. */
 const db = await useTestDatabase();
@@ -74,22 +75,9 @@ describe('the export output directory', () => {
     mkdirSync(real, { recursive: true });
     symlinkSync(real, alias);
     // A reader holds markets: the first export waits there, holding the directory.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = db.sql.begin(async (tx) => {
-      await tx`lock table prediction.markets in access exclusive mode`;
-      locked();
-      await held;
-    });
-    await isLocked;
+    const holder = await holdMarkets(db.sql);
     const first = exportInto(real);
-    await expect
-      .poll(
-        async () => (await db.sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`).length,
-      )
-      .toBe(1);
+    await expect.poll(() => lockWaiters(db.sql)).toBe(1);
     // Another process, as a second export is: a pool of its own.
     const other = openPool(db.url, ROLE_SETTINGS.export, { max: 2, applicationName: 'export paths test, second' });
     const second = runExport(other.sql, { outDir: alias, tables: [marketsTable], range: { fromDay: null, toDay: null } }).then(
@@ -97,8 +85,8 @@ describe('the export output directory', () => {
       (error: Error) => error.name,
     );
     const outcome = await Promise.race([second, delay(3_000, 'still running')]);
-    release();
-    await holder;
+    holder.release();
+    await holder.done;
     await first;
     await second;
     await other.close();

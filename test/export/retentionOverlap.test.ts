@@ -12,6 +12,7 @@ import { maintainPartitions } from '../../src/partitions/maintainPartitions.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { event, market, ok } from '../helpers/domainFixtures.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
+import { holdMarkets, lockWaiters } from './exportHelpers.js';
 
 /** An export whose snapshot is taken, and that retention meets before it reads the price history. */
 const db = await useTestDatabase();
@@ -51,25 +52,12 @@ describe('an export overlapping retention', () => {
     expect(files()).toHaveLength(4);
 
     // A reader holds markets: the next export takes its snapshot, then waits there, before it reads prices.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = db.sql.begin(async (tx) => {
-      await tx`lock table prediction.markets in access exclusive mode`;
-      locked();
-      await held;
-    });
-    await isLocked;
+    const holder = await holdMarkets(db.sql);
     const exporting = exportInto(dir);
-    await expect
-      .poll(
-        async () => (await db.sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`).length,
-      )
-      .toBe(1);
+    await expect.poll(() => lockWaiters(db.sql)).toBe(1);
     const retention = await maintainPartitions(db.sql, { now: utc(6, 15), retentionMonths: 3 });
-    release();
-    await holder;
+    holder.release();
+    await holder.done;
     const result = await exporting;
     expect(result.tables.find((t) => t.table === 'price_history')).toMatchObject({ removed: 0 });
     expect(files()).toHaveLength(4);
