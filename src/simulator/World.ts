@@ -22,6 +22,8 @@ import { renderEvent, renderMarket, type SpecEraEvent } from './world/wire.js';
 import { renderLiveTrade } from './shapes/liveTrade.js';
 import type { LiveTrade } from '../wire/liveShapes.js';
 import type { SpecMarket, SpecOrderBook } from '../wire/specShapes.js';
+import { bringClosesForward, type EarlyCloses } from './world/earlyCloses.js';
+import { servedSec, simSecOfServed } from './world/servedTime.js';
 import { newWorldState, requireEvent, requireMarket, type WorldState } from './world/worldState.js';
 
 /** 2026-01-01T00:00:00Z: the default simulated "now" at creation. */
@@ -58,6 +60,18 @@ export interface WorldOptions {
    * Absent (the default): the uniform trades of `tradesPerMarketHour`.
    */
   activity?: ActivityOptions;
+  /**
+   * Simulated seconds per real second when the world is run against the wall clock (the
+   * simulator's realtime clock at a speed-up): the instants it serves are then the real ones at
+   * which it reaches them, from `startSec` on (world/servedTime.ts). Default 1: served as simulated.
+   */
+  servedSpeed?: number;
+  /**
+   * Brings the close of `events` open events (every market of each) forward to instants spread
+   * evenly over the first `withinSec` simulated seconds, in a random order of its own stream, so
+   * that a short run sees markets close, settle and events resolve (`npm run demo`). Default: none.
+   */
+  earlyCloses?: EarlyCloses;
 }
 
 export type AddEventOptions = Partial<Omit<NewEventOptions, 'createdAtSec' | 'maxMarkets'>>;
@@ -72,13 +86,23 @@ export class World {
     const markets = options.markets ?? 200;
     if (!Number.isSafeInteger(markets) || markets < 1) throw new RangeError(`markets must be a positive integer, got ${markets}`);
     const shape = validateWireShape('shape', options.shape ?? 'spec');
-    this.state = newWorldState(options.seed ?? 1, shape, options.startSec ?? DEFAULT_START_SEC, {
-      tradesPerMarketHour: options.tradesPerMarketHour ?? 0.2,
-      newEventsPerDay: 0, // set below, once the initial size is known
-      settlementLagSec: options.settlementLagSec ?? [600, 21_600],
-      undocumentedCategoryShare: followsLiveService(shape) ? UNDOCUMENTED_CATEGORY_SHARE : 0,
-    });
+    const servedSpeed = options.servedSpeed ?? 1;
+    if (!(servedSpeed > 0) || !Number.isFinite(servedSpeed))
+      throw new RangeError(`servedSpeed must be a positive number, got ${servedSpeed}`);
+    this.state = newWorldState(
+      options.seed ?? 1,
+      shape,
+      options.startSec ?? DEFAULT_START_SEC,
+      {
+        tradesPerMarketHour: options.tradesPerMarketHour ?? 0.2,
+        newEventsPerDay: 0, // set below, once the initial size is known
+        settlementLagSec: options.settlementLagSec ?? [600, 21_600],
+        undocumentedCategoryShare: followsLiveService(shape) ? UNDOCUMENTED_CATEGORY_SHARE : 0,
+      },
+      servedSpeed,
+    );
     populate(this.state, markets);
+    if (options.earlyCloses) bringClosesForward(this.state, options.earlyCloses);
     const perDay = options.newEventsPerDay ?? Math.max(1, this.state.events.length * 0.05);
     this.state.settings.newEventsPerDay = perDay;
     this.listings = new ListingCache(this.state);
@@ -104,6 +128,14 @@ export class World {
   /** Simulated now, Unix seconds. */
   get nowSec(): number {
     return this.state.nowSec;
+  }
+  /** The Unix seconds the server sends for simulated instant `simSec` (world/servedTime.ts). */
+  servedSec(simSec: number): number {
+    return servedSec(this.state, simSec);
+  }
+  /** The simulated instant of served Unix seconds `sec` (a time a client sends), rounded down. */
+  simSecOfServed(sec: number): number {
+    return simSecOfServed(this.state, sec);
   }
   /** Changes on every mutation; equal versions mean identical data. */
   get version(): number {

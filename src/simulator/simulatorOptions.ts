@@ -6,7 +6,7 @@ import { DEFAULT_START_SEC, type WorldOptions } from './World.js';
 
 export type ClockMode = 'manual' | 'realtime';
 
-export interface SimulatorOptions extends Omit<WorldOptions, 'shape'> {
+export interface SimulatorOptions extends Omit<WorldOptions, 'shape' | 'servedSpeed'> {
   /**
    * Which upstream the JSON looks like: 'live' (what the live service sends today, with events in
    * categories outside the spec's list), 'spec' (the spec's shapes, as before profiles existed) or
@@ -42,7 +42,12 @@ export interface SimulatorOptions extends Omit<WorldOptions, 'shape'> {
   clock?: ClockMode;
   /** Real-time mode: how often the world steps, ms. Default 1000. */
   stepEveryMs?: number;
-  /** Real-time mode: simulated seconds per real second. Default 1. */
+  /**
+   * Real-time mode: simulated seconds per real second. Without `startSec` (the world starts at the
+   * real now), the times it serves are the real instants at which the world reaches them
+   * (world/servedTime.ts), so they agree with the clock of whoever polls it, and durations on the
+   * wire are `speed` times shorter; with `startSec`, simulated times are served. Default 1.
+   */
   speed?: number;
   /** Initial fault settings (all off by default); change later with `sim.faults.set()`. */
   faults?: Partial<FaultSettings>;
@@ -97,6 +102,9 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
     upDownEverySec: o.upDownEverySec,
     shape,
     ...(o.activity ? { activity: o.activity } : {}),
+    ...(o.earlyCloses ? { earlyCloses: o.earlyCloses } : {}),
+    // Anchored at the wall clock only when the world starts there: a chosen `startSec` is a simulated calendar.
+    ...(clock === 'realtime' && o.startSec === undefined ? { servedSpeed: speed } : {}),
   };
   return {
     world: { ...worldOptions, startSec: o.startSec ?? (clock === 'realtime' ? Math.floor(nowMs() / 1000) : DEFAULT_START_SEC) },

@@ -369,6 +369,12 @@ describe('analytics.candles', () => {
     ]);
   });
 
+  it('returns no rows for a market the database does not hold, and still refuses bad arguments for it', async () => {
+    expect(await candles('1 hour', iso(0), iso(24 * 60), 'NO-SUCH-MARKET')).toEqual([]);
+    expect(await candles('1 hour', iso(0), iso(24 * 60), 'M1')).toHaveLength(24);
+    await expect(candles('30 seconds', iso(0), iso(10), 'NO-SUCH-MARKET')).rejects.toMatchObject({ code: '22023' });
+  });
+
   it('refuses intervals outside 1 minute .. 1 day and an empty range', async () => {
     await expect(candles('30 seconds', iso(0), iso(10))).rejects.toMatchObject({ code: '22023' });
     await expect(candles('2 days', iso(0), iso(10))).rejects.toMatchObject({ code: '22023' });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import type { Config } from '../../config.js';
 import { withoutCredentials } from '../../net/withoutCredentials.js';
-import { startSimulator, type WireShape } from '../../simulator/index.js';
+import { startSimulator, type SimulatorOptions, type WireShape } from '../../simulator/index.js';
 import { UpstreamMismatchError } from '../../sql/recordUpstream.js';
 import { usageError } from '../cliError.js';
 import { runServiceUntilSignal } from '../runServiceUntilSignal.js';
@@ -10,6 +10,24 @@ import { shapeOption } from './simulate.js';
 
 /** The demo's world moves this many times faster than real time, so markets visibly close and resolve. */
 const DEMO_SPEED = 60;
+/** Simulated seconds within which the early-closing events close: 4 minutes of a demo. */
+const EARLY_CLOSES_WITHIN_SEC = 4 * 60 * DEMO_SPEED;
+
+/**
+ * The demo's world. Its times are served on the wall clock (world/servedTime.ts): a settlement is
+ * dated when it happened, never after the poll that saw it. The initial world's closes are days
+ * apart, so some events close early, one every 15 s over the first 4 minutes, and settle 20 s to
+ * a minute later (longer than a crawl's 20 s, so a poll sees them closed before settled): the
+ * resolution and settlement examples of docs/queries.md answer within 5 minutes.
+ */
+export const DEMO_WORLD = {
+  seed: 42,
+  markets: 400,
+  clock: 'realtime',
+  speed: DEMO_SPEED,
+  earlyCloses: { events: 16, withinSec: EARLY_CLOSES_WITHIN_SEC },
+  settlementLagSec: [20 * DEMO_SPEED, 60 * DEMO_SPEED],
+} as const satisfies SimulatorOptions;
 /**
  * The simulated plan's rate: enough for every open market's book every 10 s (~280 books). At 600
  * a sweep cannot fetch them all (`npm run cli -- plan --rpm 600` on the demo's database says how many it does).
@@ -25,11 +43,8 @@ export function registerDemo(program: Command, deps: { getConfig: () => Readonly
       const base = deps.getConfig();
       const apiKey = `demo-${randomBytes(12).toString('hex')}`;
       const sim = await startSimulator({
-        seed: 42,
-        markets: 400,
+        ...DEMO_WORLD,
         apiKey,
-        clock: 'realtime',
-        speed: DEMO_SPEED,
         rateLimit: { requests: DEMO_RPM },
         shape,
       });
@@ -59,7 +74,8 @@ export function registerDemo(program: Command, deps: { getConfig: () => Readonly
             const psql = base.databaseUrl === undefined ? `psql ${databaseUrl}` : 'psql "$DATABASE_URL"';
             process.stderr.write(
               [
-                `prediction-ingest demo: a simulated upstream at ${sim.url} (world at ${DEMO_SPEED}x speed)`,
+                `prediction-ingest demo: a simulated upstream at ${sim.url} (world at ${DEMO_SPEED}x speed: its times are the wall clock's, its durations ${DEMO_SPEED}x shorter)`,
+                `  ${DEMO_WORLD.earlyCloses.events} events close in the first ${EARLY_CLOSES_WITHIN_SEC / DEMO_SPEED / 60} minutes and settle within a minute of closing`,
                 `  data arrives in ${where}`,
                 `  try:   ${psql} -c 'select market_id, title, status, implied_yes_probability, yes_spread_usd from analytics.market_latest limit 10'`,
                 `         ${psql} -c 'select * from prediction.ingest_runs order by run_id desc limit 5'`,

@@ -13,11 +13,14 @@ const DEFAULT_SINCE_SEC = 24 * 3600;
 export function closedEvents(ctx: RouteContext) {
   const q = ctx.query;
   const p = provider(ctx);
-  const since = q.intInRange('since', 1, Number.MAX_SAFE_INTEGER) ?? ctx.world.nowSec - DEFAULT_SINCE_SEC;
+  const { world } = ctx;
+  // Times cross the wire as served (world/servedTime.ts): `since` is one of them.
+  const nowServedSec = world.servedSec(world.nowSec);
+  const since = world.simSecOfServed(q.intInRange('since', 1, Number.MAX_SAFE_INTEGER) ?? nowServedSec - DEFAULT_SINCE_SEC);
   const start = q.nonNegativeInt('start');
   const end = q.nonNegativeInt('end');
-  const { page, pagination } = paginate(ctx.world.closedEvents(p, since), start, end, ctx.maxLimit);
-  return { data: renderListed(ctx, page, true), pagination, timestamp: new Date(ctx.world.nowSec * 1000).toISOString() };
+  const { page, pagination } = paginate(world.closedEvents(p, since), start, end, ctx.maxLimit);
+  return { data: renderListed(ctx, page, true), pagination, timestamp: new Date(nowServedSec * 1000).toISOString() };
 }
 
 export function eventCategories(ctx: RouteContext) {

@@ -13,6 +13,7 @@ import { resultPubkey } from './fakeIdentifiers.js';
 import { isTeamMarket, volumeDollars } from './liveMarket.js';
 import type { Market202602, Market202603, OrderBook202603 } from '../../wire/legacyShapes.js';
 import type { SpecOrderBook } from '../../wire/specShapes.js';
+import { servedSec } from '../world/servedTime.js';
 
 function specPrices(m: SimMarket) {
   return {
@@ -36,8 +37,8 @@ export function renderMarket202602(state: WorldState, m: SimMarket, detail: bool
     description: marketDescription(m),
     status: m.status,
     result: m.result ?? '',
-    openTime: m.openTimeSec,
-    closeTime: m.closeTimeSec,
+    openTime: servedSec(state, m.openTimeSec),
+    closeTime: servedSec(state, m.closeTimeSec),
     buyYesPriceUsd: String(p.buyYesPriceUsd),
     sellYesPriceUsd: String(p.sellYesPriceUsd),
     buyNoPriceUsd: String(p.buyNoPriceUsd),
@@ -53,17 +54,17 @@ export function renderMarket202603(state: WorldState, m: SimMarket): Market20260
     marketId: m.marketId,
     status: m.status,
     result: m.result,
-    openTime: m.openTimeSec,
-    closeTime: m.closeTimeSec,
-    resolveAt: m.result === null ? null : m.settlementTimeSec,
+    openTime: servedSec(state, m.openTimeSec),
+    closeTime: servedSec(state, m.closeTimeSec),
+    resolveAt: m.result === null ? null : servedSec(state, m.settlementTimeSec),
     marketResultPubkey: m.result === null ? null : resultPubkey(state.seed, m.marketId),
     metadata: {
       marketId: m.marketId,
       title: m.title,
       status: m.status,
       result: m.result ?? '',
-      closeTime: m.closeTimeSec,
-      openTime: m.openTimeSec,
+      closeTime: servedSec(state, m.closeTimeSec),
+      openTime: servedSec(state, m.openTimeSec),
       isTeamMarket: isTeamMarket(state.eventsById.get(m.eventId)!),
       rulesPrimary: marketRules(m).rulesPrimary,
     },

@@ -12,6 +12,7 @@ import type { WorldState } from '../world/worldState.js';
 import { slugOf } from './fakeIdentifiers.js';
 import { flavorEvent } from './liveFlavors.js';
 import type { LiveEvent } from '../../wire/liveShapes.js';
+import { servedSec } from '../world/servedTime.js';
 
 const DAY_SEC = 86_400;
 /** Share of events whose beginAt carries milliseconds ("1784692980.306"). */
@@ -38,10 +39,11 @@ function volume24hr(state: WorldState, e: SimEvent): number {
 function beginAt(state: WorldState, e: SimEvent): string | null {
   if (e.beginAtSec === null) return null;
   const h = unitHash(state.seed, 'begin-ms', e.eventId);
-  if (h >= FRACTIONAL_BEGIN_SHARE) return String(e.beginAtSec);
+  const beginSec = servedSec(state, e.beginAtSec);
+  if (h >= FRACTIONAL_BEGIN_SHARE) return String(beginSec);
   const ms = 1 + Math.floor((h / FRACTIONAL_BEGIN_SHARE) * 999);
   // String() of the sum gives the shortest form, as a JSON number turned string would: ".306", ".05".
-  return String(e.beginAtSec + ms / 1000);
+  return String(beginSec + ms / 1000);
 }
 
 const closeTimeSec = (markets: readonly SimMarket[]) => Math.max(...markets.map((m) => m.closeTimeSec));
@@ -66,7 +68,7 @@ export function renderLiveEvent(state: WorldState, e: SimEvent): LiveEvent {
       eventId: e.eventId,
       imageUrl: `https://images.sim.invalid/events/${encodeURIComponent(e.eventId)}.png`,
       subtitle: e.subtitle,
-      closeTime: new Date(closeTimeSec(markets) * 1000).toISOString(),
+      closeTime: new Date(servedSec(state, closeTimeSec(markets)) * 1000).toISOString(),
     },
     volumeUsd: String(volumeUsd(e)),
     volume24hr: String(volume24hr(state, e)),

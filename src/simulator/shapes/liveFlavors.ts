@@ -7,6 +7,7 @@ import { eventFlavorOf, flavorOf } from '../world/liveExtras.js';
 import { unitHash } from '../world/prng.js';
 import type { SimEvent, SimMarket } from '../world/simTypes.js';
 import type { WorldState } from '../world/worldState.js';
+import { servedSec } from '../world/servedTime.js';
 
 type Body = Record<string, unknown> & { pricing: Record<string, number> };
 
@@ -98,8 +99,8 @@ export function flavorEvent<T extends object>(state: WorldState, e: SimEvent, bo
           status: ended ? 'ended' : 'live',
           live: !ended,
           ended,
-          finishedTimestamp: ended ? new Date(endSec * 1000).toISOString() : null,
-          updatedAt: new Date(Math.min(state.nowSec, endSec) * 1000).toISOString(),
+          finishedTimestamp: ended ? new Date(servedSec(state, endSec) * 1000).toISOString() : null,
+          updatedAt: new Date(servedSec(state, Math.min(state.nowSec, endSec)) * 1000).toISOString(),
         }
       : null,
   };

@@ -12,6 +12,7 @@ import { clobTokenIds, resultPubkey } from './fakeIdentifiers.js';
 import { emptyBookSide } from './liveBook.js';
 import { flavorMarket } from './liveFlavors.js';
 import type { LiveMarket, LivePricing } from '../../wire/liveShapes.js';
+import { servedMs, servedSec } from '../world/servedTime.js';
 
 /** Share of markets sent with `imageUrl: null`. */
 const NO_IMAGE_SHARE = 0.3;
@@ -32,10 +33,15 @@ export function livePricing(seed: number, m: SimMarket): LivePricing {
   return { buyYesPriceUsd: ask, buyNoPriceUsd: MICRO_PER_USD - bid, sellYesPriceUsd: bid, sellNoPriceUsd: MICRO_PER_USD - ask, volume };
 }
 
-/** ISO 8601 with milliseconds ("2026-07-24T05:14:12.365Z"); the milliseconds are a hash, as the world keeps whole seconds. */
-export function resolveAtIso(seed: number, m: SimMarket): string | null {
+/**
+ * ISO 8601 with milliseconds ("2026-07-24T05:14:12.365Z"); the milliseconds are a hash, as the world
+ * keeps whole seconds. A world served at a speed-up has real milliseconds: its settlement's own
+ * (a hash could date it up to a second after the poll that saw it).
+ */
+export function resolveAtIso(state: WorldState, m: SimMarket): string | null {
   if (m.result === null) return null;
-  const ms = Math.floor(unitHash(seed, 'resolve-ms', m.marketId) * 1000);
+  if (state.served.speed !== 1) return new Date(servedMs(state, m.settlementTimeSec)).toISOString();
+  const ms = Math.floor(unitHash(state.seed, 'resolve-ms', m.marketId) * 1000);
   return new Date(m.settlementTimeSec * 1000 + ms).toISOString();
 }
 
@@ -62,11 +68,11 @@ export function renderLiveMarket(state: WorldState, m: SimMarket, opts: LiveMark
     result: m.result,
     marketResultPubkey: m.result === null ? null : resultPubkey(seed, m.marketId),
     title: m.title,
-    openTime: m.openTimeSec,
-    closeTime: m.closeTimeSec,
+    openTime: servedSec(state, m.openTimeSec),
+    closeTime: servedSec(state, m.closeTimeSec),
     isTeamMarket: teams,
     ...marketRules(m),
-    resolveAt: resolveAtIso(seed, m),
+    resolveAt: resolveAtIso(state, m),
     pricing,
     imageUrl:
       unitHash(seed, 'market-image', m.marketId) < NO_IMAGE_SHARE

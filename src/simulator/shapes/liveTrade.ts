@@ -8,6 +8,7 @@ import type { WorldState } from '../world/worldState.js';
 import { traderPubkey } from './fakeIdentifiers.js';
 import type { LiveTrade } from '../../wire/liveShapes.js';
 import { isTeamMarket } from './liveMarket.js';
+import { servedSec } from '../world/servedTime.js';
 
 export function renderLiveTrade(state: WorldState, fill: SimFill): LiveTrade {
   const event = state.eventsById.get(fill.eventId)!;
@@ -19,7 +20,7 @@ export function renderLiveTrade(state: WorldState, fill: SimFill): LiveTrade {
     marketId: fill.marketId,
     eventId: fill.eventId,
     message: `${verb} ${fill.side.toUpperCase()} on ${market.title}`,
-    timestamp: fill.atSec,
+    timestamp: servedSec(state, fill.atSec),
     action: fill.action,
     side: fill.side,
     eventTitle: event.title,

@@ -8,6 +8,7 @@ import { formattedUsd, MICRO_PER_USD, usdString } from './money.js';
 import type { SpecEvent, SpecMarket } from '../../wire/specShapes.js';
 import type { SimEvent, SimEventCategory, SimMarket } from './simTypes.js';
 import type { WorldState } from './worldState.js';
+import { servedSec } from './servedTime.js';
 
 /** `filter=trending` and `isTrending`: a trade within this long. */
 export const TRENDING_WINDOW_SEC = 3600;
@@ -51,9 +52,9 @@ export function renderMarket(state: WorldState, m: SimMarket): SpecMarket {
     marketId: m.marketId,
     status: m.status,
     result: m.result,
-    openTime: m.openTimeSec,
-    closeTime: m.closeTimeSec,
-    settlementTime: m.settlementTimeSec,
+    openTime: servedSec(state, m.openTimeSec),
+    closeTime: servedSec(state, m.closeTimeSec),
+    settlementTime: m.result === null ? m.settlementTimeSec : servedSec(state, m.settlementTimeSec),
     metadata: {
       marketId: m.marketId,
       isTradable: m.status === 'open' && m.hasBook,
@@ -62,9 +63,9 @@ export function renderMarket(state: WorldState, m: SimMarket): SpecMarket {
       description: marketDescription(m),
       status: metadataStatus(m),
       result: m.result ?? '',
-      closeTime: m.closeTimeSec,
-      openTime: m.openTimeSec,
-      settlementTime: m.settlementTimeSec,
+      closeTime: servedSec(state, m.closeTimeSec),
+      openTime: servedSec(state, m.openTimeSec),
+      settlementTime: m.result === null ? m.settlementTimeSec : servedSec(state, m.settlementTimeSec),
       rulesPrimary: rules.rulesPrimary,
       rulesSecondary: rules.rulesSecondary,
     },
@@ -106,7 +107,7 @@ export function renderEvent(state: WorldState, e: SimEvent, opts: RenderEventOpt
     tvlDollars: formattedUsd(e.tvlMicroUsd),
     volumeUsd: usdString(e.volumeMicroUsd),
     closeCondition: e.closeCondition,
-    beginAt: e.beginAtSec === null ? null : String(e.beginAtSec),
+    beginAt: e.beginAtSec === null ? null : String(servedSec(state, e.beginAtSec)),
     rulesPdf: `https://rules.sim.invalid/${e.provider}/${encodeURIComponent(e.series)}.pdf`,
     metadata: {
       eventId: e.eventId,

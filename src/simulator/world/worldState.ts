@@ -27,6 +27,12 @@ export interface ActivityHook {
   volume24hrMicroUsd(state: WorldState, e: SimEvent): number;
 }
 
+/** How the world's time maps to the served one (servedTime.ts): simulated seconds per real second, from `startSec` on. */
+export interface ServedClock {
+  readonly startSec: number;
+  readonly speed: number;
+}
+
 export interface WorldState {
   readonly seed: number;
   /** The shape profile the world renders its bodies in. */
@@ -54,9 +60,11 @@ export interface WorldState {
   fillCount: number;
   /** Set when the world has heavy-tailed activity; absent in the default world. */
   activity?: ActivityHook;
+  /** How its instants are served (servedTime.ts); speed 1 serves them as they are. */
+  readonly served: ServedClock;
 }
 
-export function newWorldState(seed: number, shape: WireShape, nowSec: number, settings: WorldSettings): WorldState {
+export function newWorldState(seed: number, shape: WireShape, nowSec: number, settings: WorldSettings, servedSpeed = 1): WorldState {
   const rng = Rng.seeded(seed);
   return {
     seed,
@@ -76,6 +84,7 @@ export function newWorldState(seed: number, shape: WireShape, nowSec: number, se
     fills: [],
     fillRng: Rng.seeded(seed ^ 0x2f6b3c1d),
     fillCount: 0,
+    served: { startSec: nowSec, speed: servedSpeed },
   };
 }
 
