@@ -22,8 +22,8 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
-  // Tests and benchmarks print results and poke at raw JSON bodies, whose shape is what they check.
-  { files: ['test/**', 'bench/**'], rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off' } },
+  // Tests, benchmarks and the scripts that draw the docs' pictures print results and poke at raw JSON bodies, whose shape is what they check.
+  { files: ['test/**', 'bench/**', 'scripts/**'], rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off' } },
   { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   { files: ['**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },

@@ -9,7 +9,7 @@ import { API_KEY, startHarness } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 /**
- * A bad argument or setting exits 2 (README, exit codes) with a message naming it, rather than 1
+ * A bad argument or setting exits 2 (docs/reference.md, exit codes) with a message naming it, rather than 1
  * with whatever a lower layer said (a Postgres range error, ENOTDIR, EADDRINUSE, an HTTP 400).
  */
 let sim: Simulator;
