@@ -11,9 +11,10 @@
  * must equal them, or the comparison means nothing), and the old layout's minimum, a raw COPY of the
  * same levels as rows into a table shaped like the orderbook_levels table of before 0013. The
  * pipeline is OrderBookWriter as the sweep uses it: per transaction the write lock, the month
- * partitions, one statement that compares the books with their markets' latest snapshots, and a
- * COPY of the new rows, encoded by the client; each batch is prepared (tallied and hashed) while
- * the one before is written. Beside it, the same transactions one writeOrderBooks call at a time.
+ * partitions, one statement that compares the books with their markets' latest snapshots and
+ * counts each fetch's outcome (prediction.book_fetches), and a COPY of the new rows, encoded by the
+ * client; each batch is prepared (tallied and hashed) while the one before is written. Beside it,
+ * the same transactions one writeOrderBooks call at a time.
  */
 import postgres from 'postgres';
 import type { Checked, OrderBook } from '../src/domain/types.js';
@@ -58,6 +59,7 @@ const COLUMNS = [
   'exact_price_cents',
   'exact_sizes',
 ];
+const MARKET_PREFIX = 'bench-market-';
 const OBSERVED_AT = new Date('2026-01-01T00:00:00Z');
 const AT = OBSERVED_AT.toISOString();
 
@@ -74,7 +76,7 @@ function makeBooks(): OrderBook[] {
       size: `${(book * 7 + k * 13) % 5000}.${k % 100}`,
     }));
   return Array.from({ length: BOOKS }, (_, i) => ({
-    marketId: `bench-market-${String(i).padStart(6, '0')}`,
+    marketId: `${MARKET_PREFIX}${String(i).padStart(6, '0')}`,
     isNull: false,
     yes: side(i, 0),
     no: side(i, 1),
@@ -116,11 +118,22 @@ async function snapshotRows(sql: postgres.Sql, books: readonly OrderBook[], firs
   });
 }
 
-/** TRUNCATE gives new, empty files: every run starts on a fresh table. The checkpoint evens out full-page writes. */
+/**
+ * TRUNCATE gives new, empty files: every run starts on a fresh table. The checkpoint evens out
+ * full-page writes. The pipeline's runs start as the sweep's steady state for the fetch outcomes
+ * (prediction.book_fetches): every market fetched once before, a minute earlier, so that each
+ * book of the run updates its market's row, as most fetches of a sweep do.
+ */
 async function freshTables(sql: postgres.Sql, which: 'raw' | 'levelRows' | 'pipeline'): Promise<void> {
   if (which === 'raw') await sql`truncate prediction.bench_books`;
   else if (which === 'levelRows') await sql`truncate prediction.bench_level_rows`;
-  else await sql`truncate prediction.orderbook_snapshots restart identity`;
+  else {
+    await sql`truncate prediction.orderbook_snapshots, prediction.book_fetches restart identity`;
+    await sql`
+      insert into prediction.book_fetches (market_id, last_fetched_at, fetches)
+      select ${MARKET_PREFIX} || lpad(i::text, 6, '0'), ${new Date(OBSERVED_AT.getTime() - 60_000)}, 1
+      from generate_series(0, ${BOOKS - 1}) i`;
+  }
   await sql`checkpoint`;
 }
 
@@ -220,6 +233,13 @@ export async function benchLevels(serverUrl: string): Promise<void> {
         select ((select count(*) from (table p except all table r) a) + (select count(*) from (table r except all table p) b))::int as n`;
       if (diff!.n !== 0) throw new Error(`${key}: its rows differ from the raw COPY's in ${diff!.n} rows`);
     };
+    // Each market's second fetch, a minute after the first (freshTables), found a new book.
+    const fetchesCounted = async (key: string) => {
+      const [n] = await sql<{ n: number }[]>`
+        select count(*)::int as n from prediction.book_fetches
+        where fetches = 2 and changed_fetches = 1 and unchanged_fetches = 0 and changed_interval_sec = 60 and last_fetched_at = ${OBSERVED_AT}`;
+      if (n!.n !== BOOKS) throw new Error(`${key}: ${n!.n} markets have their fetch counted, expected ${BOOKS}`);
+    };
     const runs: Record<string, number[]> = Object.fromEntries(methods.map(([k]) => [k, []]));
     const clientRuns: Record<string, number[]> = Object.fromEntries(methods.map(([k]) => [k, []]));
     for (let rep = -1; rep < REPEATS; rep++) {
@@ -228,7 +248,10 @@ export async function benchLevels(serverUrl: string): Promise<void> {
         await freshTables(sql, table);
         const { wallMs, clientMs } = await timed(run);
         round.push(`${key} ${fmtMs(wallMs)} ms`);
-        if (rep < 0 && table === 'pipeline') await sameRowsAsRawCopy(key);
+        if (rep < 0 && table === 'pipeline') {
+          await sameRowsAsRawCopy(key);
+          await fetchesCounted(key);
+        }
         if (rep < 0) continue;
         runs[key]!.push(wallMs);
         clientRuns[key]!.push(clientMs);

@@ -14,6 +14,7 @@ import { writeFileDurably } from './durableFiles.js';
 import { exporterVersion } from './exporterVersion.js';
 import { exportLayout } from './exportLayout.js';
 import { noProgress, type ExportProgress } from './exportProgress.js';
+import { createOutputDirectory, ExportPathError } from './outputDirectory.js';
 import type { ExportTable } from './ExportTable.js';
 import { EXPORT_TABLES } from './exportTables.js';
 import { inDayRange, type DayRange, type RecordedPartition } from './planPartitions.js';
@@ -57,10 +58,7 @@ export class ExportBusyError extends Error {
   override name = 'ExportBusyError';
 }
 
-/** The output directory holds what the export must not write through (a symbolic link). */
-export class ExportPathError extends Error {
-  override name = 'ExportPathError';
-}
+export { ExportPathError } from './outputDirectory.js';
 
 /**
  * The database lacks migrations this build ships: its views may lack columns the export reads. The
@@ -90,7 +88,7 @@ export async function runExport(sql: postgres.Sql, options: ExportOptions): Prom
 
   // Locked by what the directory is, not by how it is named: through a bind mount or a link, the
   // same directory under another path is still the same lock.
-  await mkdir(outDir, { recursive: true });
+  await createOutputDirectory(outDir, options.signal);
   const { dev, ino } = await stat(outDir, { bigint: true });
   const lockKey = `${dev}:${ino}`;
   const lock = await sql.reserve();
@@ -99,7 +97,9 @@ export async function runExport(sql: postgres.Sql, options: ExportOptions): Prom
     try {
       const link = await symbolicLinkBelow(outDir);
       if (link !== undefined) {
-        throw new ExportPathError(`${link} is a symbolic link: the export writes only inside ${outDir}; remove the link and run again`);
+        throw new ExportPathError(
+          `${outDir} holds a symbolic link, ${link}: the export writes only inside it; remove the link and run again`,
+        );
       }
       // What a killed export left behind is of no use: its files were never renamed into place.
       await rm(work, { recursive: true, force: true });

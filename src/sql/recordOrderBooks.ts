@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
-import { markets, orderbookSnapshots } from '../schema/index.js';
+import { bookFetches, markets, orderbookSnapshots } from '../schema/index.js';
 import type { OrderBook } from '../domain/types.js';
 import { copyField, copyLines } from './copyRows.js';
 import type { ObservationCounts } from './recordPricing.js';
@@ -11,6 +11,7 @@ import { storedLevels } from './storedLevels.js';
 
 const { table: snapshots, quotedTable, quoted, col } = sqlNames(orderbookSnapshots);
 const { table: marketsTable, col: marketCol } = sqlNames(markets);
+const { table: fetchesTable, col: fetchCol } = sqlNames(bookFetches);
 /** The COPY columns of a new snapshot, in the order snapshotLine writes its fields (snapshot_id is its default). */
 export const SNAPSHOT_COLUMNS = (
   [
@@ -68,8 +69,10 @@ export async function hashOrderBooks(observed: readonly ObservedOrderBook[]): Pr
 /**
  * Change-only order-book history: a book identical to the market's latest snapshot (same content
  * hash) only moves that snapshot's last_observed_at; a different one becomes a new snapshot row
- * holding its levels (storedLevels). Two statements: one compares the batch with the latest
- * snapshots and confirms the unchanged books, a COPY then writes the new rows, so that a book's
+ * holding its levels (storedLevels). Each book also counts as a fetch of its market in
+ * prediction.book_fetches, changed when it became a new snapshot (countFetches). Two statements:
+ * one compares the batch with the latest snapshots, confirms the unchanged books and counts the
+ * fetches, a COPY then writes the new rows, so that a book's
  * levels travel once, as the row stores them, encoded by the client as the COPY streams. Only the
  * new books are encoded: most books of a sweep are unchanged, and encoding them ahead while the
  * database compared cost a 1,000-book call of unchanged books ~7 ms of the client's CPU for
@@ -104,11 +107,11 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Hashed
 /**
  * One statement: compares each book with its market's latest snapshot, moves the last_observed_at
  * of the unchanged ones (a changed book observed before the latest snapshot's last observation
- * arrived late and is ignored), and answers in one row: the positions (from 1, ascending) of the books
- * that are new, and how many were confirmed. Hashes (base64url) and ISO times hold no comma, so
- * each list travels as one comma-joined text: as arrays, postgres.js escaped them element by
- * element, which with a row per new book took ~4 ms of the client's CPU a 1,000-book call
- * (bench/levels.ts).
+ * arrived late and is ignored), counts each fetch's outcome in its market's book_fetches row
+ * (countFetches), and answers in one row: the positions (from 1, ascending) of the books that are
+ * new, and how many were confirmed. Hashes (base64url) and ISO times hold no comma, so each list
+ * travels as one comma-joined text: as arrays, postgres.js escaped them element by element, which
+ * with a row per new book took ~4 ms of the client's CPU a 1,000-book call (bench/levels.ts).
  */
 async function compareWithLatest(sql: Queryable, observed: readonly HashedOrderBook[], times: readonly string[]) {
   const ids = observed.map((o) => o.book.marketId);
@@ -129,7 +132,9 @@ async function compareWithLatest(sql: Queryable, observed: readonly HashedOrderB
     ),
     compared as (
       select i.*, l.${sql(col.observedAt)} as latest_at, l.${sql(col.lastObservedAt)} as latest_seen_at,
-             l.${sql(col.contentHash)} is not distinct from i.content_hash as same
+             l.${sql(col.contentHash)} is not distinct from i.content_hash as same,
+             l.${sql(col.contentHash)} is distinct from i.content_hash
+               and (l.${sql(col.lastObservedAt)} is null or l.${sql(col.lastObservedAt)} < i.observed_at) as is_new
       from input i
       ${latest}
     ),
@@ -139,10 +144,49 @@ async function compareWithLatest(sql: Queryable, observed: readonly HashedOrderB
       where c.same and s.${sql(col.marketId)} = c.market_id and s.${sql(col.observedAt)} = c.latest_at
         and s.${sql(col.lastObservedAt)} < c.observed_at
       returning 1
-    )
-    select (select coalesce(array_agg(ord::int order by ord), '{}') from compared
-            where not same and (latest_seen_at is null or latest_seen_at < observed_at)) as changed,
+    ),
+    ${countFetches(sql)}
+    select (select coalesce(array_agg(ord::int order by ord), '{}') from compared where is_new) as changed,
            (select count(*) from confirmed)::int as confirmed`.execute();
+}
+
+/**
+ * The CTEs that count each fetch in its market's prediction.book_fetches row, from `compared`
+ * (a row a book: market_id, observed_at, is_new): a market's first fetch makes the row; a later
+ * one adds to the changed count (its book became a new snapshot) or the unchanged one, with the
+ * time since the fetch before. A fetch not after the market's latest (a late answer, or the same
+ * batch written again after a crash) is not counted, so the row only moves forward and a rerun
+ * counts nothing twice. Part of the comparison's statement: no statement or round trip of its
+ * own, and it can never disagree with the snapshots. The update changes no indexed column, so
+ * with the table's free space (fillfactor) it stays a HOT update, without index entries.
+ */
+function countFetches(sql: Queryable) {
+  return sql`
+    counted as (
+      update ${sql(fetchesTable)} f set
+        ${sql(fetchCol.lastFetchedAt)} = c.observed_at,
+        ${sql(fetchCol.fetches)} = f.${sql(fetchCol.fetches)} + 1,
+        ${sql(fetchCol.changedFetches)} = f.${sql(fetchCol.changedFetches)} + c.is_new::int,
+        ${sql(fetchCol.unchangedFetches)} = f.${sql(fetchCol.unchangedFetches)} + (not c.is_new)::int,
+        ${sql(fetchCol.changedIntervalSec)} = f.${sql(fetchCol.changedIntervalSec)}
+          + case when c.is_new then extract(epoch from c.observed_at - f.${sql(fetchCol.lastFetchedAt)})::float8 else 0 end,
+        ${sql(fetchCol.unchangedIntervalSec)} = f.${sql(fetchCol.unchangedIntervalSec)}
+          + case when c.is_new then 0 else extract(epoch from c.observed_at - f.${sql(fetchCol.lastFetchedAt)})::float8 end
+      from compared c
+      where f.${sql(fetchCol.marketId)} = c.market_id and f.${sql(fetchCol.lastFetchedAt)} < c.observed_at
+      returning f.${sql(fetchCol.marketId)}
+    ),
+    -- Only the markets the update above did not count: probing every market's key again to find
+    -- its conflict cost as much as the update (bench/levels.ts). A market whose row the update
+    -- left alone (a late answer) conflicts and is not counted. An anti-join, not a correlated
+    -- probe: a Citus cluster cannot plan one beside a CTE.
+    first_fetched as (
+      insert into ${sql(fetchesTable)} (${sql(fetchCol.marketId)}, ${sql(fetchCol.lastFetchedAt)}, ${sql(fetchCol.fetches)})
+      select c.market_id, c.observed_at, 1 from compared c left join counted u on u.${sql(fetchCol.marketId)} = c.market_id
+      where u.${sql(fetchCol.marketId)} is null
+      on conflict (${sql(fetchCol.marketId)}) do nothing
+      returning 1
+    )`;
 }
 
 /** A new snapshot as a COPY line of SNAPSHOT_COLUMNS, its levels encoded (storedLevels). */

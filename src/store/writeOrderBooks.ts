@@ -8,7 +8,6 @@ import { ensureMonthPartitions } from '../sql/ensureMonthPartitions.js';
 import { quarantineRecords } from '../sql/quarantineRecords.js';
 import { hashOrderBooks, recordOrderBooks, type HashedOrderBook, type ObservedOrderBook } from '../sql/recordOrderBooks.js';
 import { recordShapes } from '../sql/recordShapes.js';
-import { recordBookFetches } from '../sql/recordBookFetches.js';
 import { RecordTally } from './recordTally.js';
 import { emptyCounts, lastByKey, type WriteCounts } from './writeCounts.js';
 import { writeTransaction } from './writeTransaction.js';
@@ -88,15 +87,9 @@ export function writePreparedOrderBooks(sql: Sql, prepared: PreparedOrderBooks):
         quarantineRecords(tx, batch.runId, tally.quarantined, lastAt),
         recordShapes(tx, batch.runId, tally.shapes, lastAt),
       ]),
-      // Each fetch's outcome (changed or not) is the sweep's evidence for the market's change rate.
-      recordOrderBooks(tx, books).then(async (counts) => {
-        const changed = new Set(counts.changed);
-        await recordBookFetches(
-          tx,
-          books.map((b, i) => ({ marketId: b.book.marketId, observedAt: b.observedAt, changed: changed.has(i + 1) })),
-        );
-        return counts;
-      }),
+      // Also counts each fetch's outcome (changed or not), the sweep's evidence for the market's
+      // change rate (prediction.book_fetches), in the comparison's own statement.
+      recordOrderBooks(tx, books),
     ]);
     if (prior.status === 'rejected') throw prior.reason;
     if (written.status === 'rejected') throw written.reason;

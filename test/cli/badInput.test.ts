@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,6 +56,34 @@ describe('export --out', () => {
     const result = await runCli(['export', '--out', out], env());
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(`prediction-ingest: --out ${out} cannot be created: ${path.join(dir, 'file')} is not a directory`);
+  });
+
+  // Before this was refused, /proc/x spun in Node's recursive mkdir at full CPU, deaf to SIGTERM,
+  // and a link to nothing gave a raw ENOENT with exit 1. The database is unreachable: a refusal
+  // comes before it is needed (exit 4 would say it was tried).
+  it.each([
+    ['/proc/prediction-ingest-export', '/proc/prediction-ingest-export', 'proc'],
+    ['/proc/self', '/proc/', 'proc'],
+    ['/sys/prediction-ingest-export/sub', '/sys/prediction-ingest-export/sub', 'sysfs'],
+  ])('refuses %s at once, naming the option and the file system', async (out, shown, kind) => {
+    const result = await runCli(['export', '--out', out], { DATABASE_URL: 'postgres://x@127.0.0.1:1/none' });
+    expect(result.code).toBe(2);
+    const message = result.stderr.trim();
+    expect(message.startsWith(`prediction-ingest: --out ${shown}`), message).toBe(true);
+    expect(message.endsWith(` is on ${kind}, a file system of the kernel's: an export cannot be written there`), message).toBe(true);
+    expect(result.stdout).toBe('');
+  });
+
+  it.each(['', 'sub'])('refuses a symbolic link to nothing (as --out, or above it: %j), naming the option and the link', async (below) => {
+    const link = path.join(dir, `dangling-${below}`);
+    await symlink(path.join(dir, 'nowhere'), link);
+    const out = path.join(link, below);
+    const result = await runCli(['export', '--out', out], { DATABASE_URL: 'postgres://x@127.0.0.1:1/none' });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(
+      `prediction-ingest: --out ${out} cannot be created: ${link} is a symbolic link to nothing (or a loop of links)`,
+    );
+    expect(existsSync(path.join(dir, 'nowhere'))).toBe(false);
   });
 });
 

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/runCli.js';
+import { spawnCli } from '../helpers/spawnCli.js';
+import { lockWaiters } from './exportHelpers.js';
 import { createTestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();
@@ -88,6 +90,41 @@ describe('cli export', () => {
     expect(viaLink.stdout).toContain(`export into ${real}:`);
     const direct = await runCli(['export', '--out', real, '--tables', 'events'], { DATABASE_URL: db.url });
     expect(direct.stdout).toContain('  events: 0 file(s) written (0 rows), 1 unchanged');
+  });
+
+  it('ends at the first SIGTERM, whatever it waits for, with the interrupted code; the next export completes', async () => {
+    const out = join(root, 'stopped');
+    // A reader holds markets, on a session without the test pool's idle timeout: the export waits
+    // for it in the database, and would until its release (or the export's lock_timeout).
+    const holder = postgres(db.url, { max: 1, onnotice: () => {} });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holding = holder.begin(async (tx) => {
+      await tx`lock table prediction.markets in access exclusive mode`;
+      locked();
+      await held;
+    });
+    try {
+      await isLocked;
+      const cli = spawnCli(['export', '--out', out, '--tables', 'markets'], { DATABASE_URL: db.url });
+      await expect.poll(() => lockWaiters(db.sql), { timeout: 60_000, interval: 50 }).toBe(1);
+      cli.child.kill('SIGTERM');
+      // Exits while the lock is still held and its statement still waits (until the export's
+      // lock_timeout, which would also end the export, but only after the database answered).
+      expect(await cli.exited).toBe(130);
+      expect(await lockWaiters(db.sql)).toBe(1);
+      expect(cli.stderr()).toContain('prediction-ingest: stopping the export');
+      expect(cli.stderr()).toContain('prediction-ingest: export stopped by a signal; run it again to complete it');
+    } finally {
+      release();
+      await holding;
+      await holder.end();
+    }
+    const again = await runCli(['export', '--out', out, '--tables', 'markets'], { DATABASE_URL: db.url });
+    expect(again.code).toBe(0);
+    expect(existsSync(join(out, 'manifest.json'))).toBe(true);
   });
 
   it('refuses to write into a directory another export holds, and exits 1', async () => {

@@ -19,7 +19,7 @@ async function snapshots(marketId: string) {
 
 describe('writeOrderBooks', () => {
   beforeEach(async () => {
-    await db.sql`truncate prediction.orderbook_snapshots, prediction.rejected_records`;
+    await db.sql`truncate prediction.orderbook_snapshots, prediction.rejected_records, prediction.book_fetches`;
   });
 
   it('stores a book with its levels, adds nothing when it is unchanged, and a new snapshot when it changes', async () => {
@@ -189,6 +189,74 @@ describe('writeOrderBooks', () => {
       [5, 5, ['5.577']],
     ]);
     expect(history(1101)).toEqual([[1, 1, ['1.1101']]]);
+
+    // Each fetch counted once in its market's evidence, as its book was stored: a late answer
+    // (500-599 at minute 1, after their fetch at minute 5) not at all.
+    const evidence = await db.sql<{ lo: string; hi: string; n: number; e: string }[]>`
+      select min(market_id) as lo, max(market_id) as hi, count(*)::int as n,
+             concat_ws(' ', to_char(last_fetched_at, 'MI'), fetches, changed_fetches, unchanged_fetches, changed_interval_sec, unchanged_interval_sec) as e
+      from prediction.book_fetches group by 4 order by 1`;
+    expect(evidence).toEqual([
+      { lo: id(0), hi: id(199), n: 200, e: '01 2 0 1 0 60' },
+      { lo: id(200), hi: id(499), n: 300, e: '01 2 1 0 60 0' },
+      { lo: id(500), hi: id(599), n: 100, e: '05 2 1 0 300 0' },
+      { lo: id(600), hi: id(1199), n: 600, e: '01 1 0 0 0 0' },
+    ]);
+  });
+
+  it("counts each fetch's outcome exactly once: first, unchanged, changed, late, replayed, rolled back", async () => {
+    const write = (books: OrderBook[], at: Date) =>
+      writeOrderBooks(db.sql, { runId: null, endpoint: '/orderbook/{marketId}', fetches: [{ books: books.map(ok), observedAt: at }] });
+    const evidence = async () =>
+      (
+        await db.sql<{ market_id: string; last_fetched_at: Date }[]>`
+          select market_id, last_fetched_at, fetches, changed_fetches, unchanged_fetches, changed_interval_sec, unchanged_interval_sec
+          from prediction.book_fetches order by market_id`
+      ).map(({ last_fetched_at, ...rest }) => ({ ...rest, at: last_fetched_at.toISOString() }));
+    const a = book('M1', [['60', '10']], []);
+    const b = book('M1', [['60', '11']], []);
+    await write([a], t(0)); // first fetch: nothing to compare with
+    await write([a], t(1)); // unchanged, a minute after
+    await write([b, book('M2', [], [], true)], t(4)); // M1 changed, three minutes after; M2's first
+    const counted = [
+      {
+        market_id: 'M1',
+        at: t(4).toISOString(),
+        fetches: 3,
+        changed_fetches: 1,
+        unchanged_fetches: 1,
+        changed_interval_sec: 180,
+        unchanged_interval_sec: 60,
+      },
+      {
+        market_id: 'M2',
+        at: t(4).toISOString(),
+        fetches: 1,
+        changed_fetches: 0,
+        unchanged_fetches: 0,
+        changed_interval_sec: 0,
+        unchanged_interval_sec: 0,
+      },
+    ];
+    expect(await evidence()).toEqual(counted);
+    // The same batch again, as a rerun after a crash would send it; then a late answer (minute 2,
+    // after the fetch of minute 4), changed or not: none is counted.
+    await write([b, book('M2', [], [], true)], t(4));
+    await write([book('M1', [['60', '12']], [])], t(2));
+    await write([a], t(2));
+    expect(await evidence()).toEqual(counted);
+    // A batch rolled back (its quarantine's run does not exist) counts nothing.
+    await expect(
+      writeOrderBooks(db.sql, {
+        runId: 2_000_000_000,
+        endpoint: '/orderbook/{marketId}',
+        fetches: [{ books: [ok(book('M1', [['60', '13']], [])), ok(book('M3', [], [], true)), bad('M4', 'bad', {})], observedAt: t(5) }],
+      }),
+    ).rejects.toThrow();
+    expect(await evidence()).toEqual(counted);
+    // The next fetch counts from the last one that was.
+    await write([book('M1', [['60', '13']], [])], t(6));
+    expect((await evidence())[0]).toMatchObject({ fetches: 4, changed_fetches: 2, changed_interval_sec: 180 + 120 });
   });
 
   it("rolls the whole batch back when one of its statements fails, and throws that statement's error", async () => {

@@ -1,13 +1,13 @@
 import { withoutCredentials } from '../../net/withoutCredentials.js';
-import { realpath, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Config } from '../../config.js';
 import { openPool } from '../../db/openPool.js';
 import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 import { progressBar } from '../../export/exportProgress.js';
 import { EXPORT_TABLES, selectTables, TABLE_CHOICES } from '../../export/exportTables.js';
-import { ExportBusyError, ExportNotMigratedError, ExportPathError, runExport, type ExportResult } from '../../export/runExport.js';
+import { canonicalPath, checkOutputDirectory, ExportPathError } from '../../export/outputDirectory.js';
+import { ExportBusyError, ExportNotMigratedError, runExport, type ExportResult } from '../../export/runExport.js';
 import { daysOverlapping } from '../../export/utcDays.js';
 import { CliError, usageError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
@@ -21,6 +21,9 @@ interface ExportCommandOptions {
   until?: Date;
   tables?: string[];
 }
+
+/** Longest the export may take to close its connections once stopped by a signal, before the process exits anyway. */
+const STOP_DEADLINE_MS = 10_000;
 
 const DEFAULT_TABLES = EXPORT_TABLES.filter((t) => !t.optional).map((t) => t.name);
 
@@ -44,10 +47,9 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
         throw usageError(`--since (${opts.since.toISOString()}) must be before --until (${opts.until.toISOString()})`);
       }
       const outDir = await canonicalPath(resolve(opts.out));
-      const existing = await stat(outDir).catch(() => undefined);
-      if (existing !== undefined && !existing.isDirectory()) throw usageError(`--out ${outDir} exists and is not a directory`);
-      const fileAbove = existing === undefined ? await nonDirectoryAncestor(outDir) : undefined;
-      if (fileAbove !== undefined) throw usageError(`--out ${outDir} cannot be created: ${fileAbove} is not a directory`);
+      await checkOutputDirectory(outDir).catch((error: unknown) => {
+        throw error instanceof ExportPathError ? usageError(`--out ${error.message}`) : error;
+      });
       const target = await resolveDatabaseForCommand(deps.getConfig());
       if (target.embedded)
         process.stderr.write(
@@ -57,24 +59,30 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
       const removeSignals = onShutdownSignal(() => {
         process.stderr.write('prediction-ingest: stopping the export; files already renamed into place stay valid (again to force)\n');
         stop.abort(new Error('stopped by a signal'));
+        // Whatever still runs (a DuckDB or file system call) must not hold the process up.
+        setTimeout(() => process.exit(ExitCode.interrupted), STOP_DEADLINE_MS).unref();
       });
       const progress = progressBar(process.stderr);
       let pool: ReturnType<typeof openPool> | undefined;
       try {
         pool = openPool(target.url, ROLE_SETTINGS.export, { max: 2, applicationName: 'prediction-ingest export' });
-        const result = await runExport(pool.sql, {
+        const running = runExport(pool.sql, {
           outDir,
           tables: selectTables(opts.tables),
           range: daysOverlapping(opts.since, opts.until),
           progress,
           signal: stop.signal,
         });
+        // A signal ends the command at once, whatever the export is waiting for; what it leaves
+        // unfinished is the state a killed export leaves (runExport), which the next one repairs.
+        running.catch(() => {});
+        const result = await Promise.race([running, untilAborted(stop.signal)]);
         process.stdout.write(summary(outDir, result));
       } catch (error) {
         if (stop.signal.aborted) {
           throw new CliError('export stopped by a signal; run it again to complete it', ExitCode.interrupted, { cause: error });
         }
-        if (error instanceof ExportPathError) throw new CliError(error.message, ExitCode.usage, { cause: error });
+        if (error instanceof ExportPathError) throw new CliError(`--out ${error.message}`, ExitCode.usage, { cause: error });
         if (error instanceof ExportBusyError || error instanceof ExportNotMigratedError)
           throw new CliError(error.message, ExitCode.failure, { cause: error });
         throw error;
@@ -87,24 +95,9 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
     });
 }
 
-/**
- * `path` with the symbolic links of its existing part resolved: the state and the lock of an
- * output directory are keyed by its path, so one directory must have one path.
- */
-async function canonicalPath(path: string): Promise<string> {
-  const real = await realpath(path).catch(() => undefined);
-  if (real !== undefined) return real;
-  const parent = dirname(path);
-  return parent === path ? path : join(await canonicalPath(parent), basename(path));
-}
-
-/** The closest existing ancestor of `path` when it is not a directory (a regular file), else undefined. */
-async function nonDirectoryAncestor(path: string): Promise<string | undefined> {
-  for (let parent = dirname(path); ; parent = dirname(parent)) {
-    const stats = await stat(parent).catch(() => undefined);
-    if (stats !== undefined) return stats.isDirectory() ? undefined : parent;
-    if (dirname(parent) === parent) return undefined;
-  }
+/** Rejects with the signal's reason once it is aborted. */
+function untilAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
 }
 
 function summary(outDir: string, result: ExportResult): string {
