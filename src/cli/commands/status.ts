@@ -8,12 +8,12 @@ import { collectStatus } from '../../status/collectStatus.js';
 import { defaultThresholds } from '../../status/defaultThresholds.js';
 import { formatStatus } from '../../status/formatStatus.js';
 import { NotMigratedError } from '../../status/NotMigratedError.js';
-import { parseSince, SINCE_FORMATS } from '../../status/parseSince.js';
 import type { Verdict } from '../../status/StatusReport.js';
 import { CliError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
 import { integer } from '../optionParsers.js';
+import { parseSince, TIME_FORMATS } from '../parseTime.js';
 
 const DEFAULT_SINCE = '24h';
 
@@ -46,7 +46,7 @@ export function registerStatus(program: Command, deps: { getConfig: () => Readon
     .option('--json', 'print one JSON document instead of text')
     .option(
       '--since <when>',
-      `start of the period the run, drift and quarantine counts cover, and in which a job's latest run failing (or degrading) counts: ${SINCE_FORMATS} (default: ${DEFAULT_SINCE})`,
+      `start of the period the run, drift and quarantine counts cover, and in which a job's latest run failing (or degrading) counts: ${TIME_FORMATS} (default: ${DEFAULT_SINCE})`,
       sinceArgument,
     )
     .option(
