@@ -57,8 +57,10 @@ export interface StatusRequest {
 export async function collectStatus(sql: Sql, request: StatusRequest): Promise<StatusReport> {
   const { at, since } = request;
   const rateFrom = new Date(at.getTime() - RATE_WINDOW_SEC * 1000);
-  const facts = await readFacts(sql, { at, since, rateFrom }).catch((error: unknown) => {
-    throw NotMigratedError.from(error) ?? error;
+  const facts = await readFacts(sql, { at, since, rateFrom }).catch(async (error: unknown) => {
+    if (NotMigratedError.from(error, false) === undefined) throw error;
+    const [schema] = await sql<{ bare: boolean }[]>`select to_regnamespace('prediction') is null as bare`;
+    throw NotMigratedError.from(error, schema!.bare);
   });
 
   const jobs: JobStatus[] = STATUS_JOBS.map((job) => {

@@ -169,20 +169,20 @@ describe('cli status', () => {
     const result = await status(empty, '--json');
     expect(result.code).toBe(UNHEALTHY);
     expect(result.stderr).toBe(
-      'prediction-ingest: unhealthy: no run recorded yet: nothing has been ingested into this database (start the service, or run sync)\n',
+      'prediction-ingest: unhealthy: no run recorded yet: nothing has been ingested into this database; to get data, run `npm run demo` (a simulated upstream, no key needed), or `migrate` then `sync` (or `npm start`) against the API\n',
     );
     const report = json(result.stdout) as Record<string, any>;
     expect(report).toMatchObject({ verdict: 'unhealthy', healthy: false, problems: [{ kind: 'no_runs' }] });
     expect(report.jobs.map((j: { lastRun: unknown }) => j.lastRun)).toEqual([null, null, null, null, null]);
   });
 
-  it('exits 1 on a database that was never migrated, and changes nothing there', async () => {
+  it('exits 1 on a database that was never migrated, says how to get data, and changes nothing there', async () => {
     const bare = await createTestDatabase({ migrated: false });
     databases.push(bare);
     const result = await status(bare);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      'prediction-ingest: the database lacks the tables and views status reads: it has not been migrated by this version (run `migrate`, or start the service)\n',
+      'prediction-ingest: the database holds no data: nothing has run against it yet; to get data, run `npm run demo` (a simulated upstream, no key needed), or `migrate` then `sync` (or `npm start`) against the API\n',
     );
     const [schemas] = await bare.sql<
       { n: number }[]
@@ -196,7 +196,9 @@ describe('cli status', () => {
       status(healthy, '--since', 'yesterday'),
     ]);
     expect(unreachable.code).toBe(4);
-    expect(unreachable.stderr).toMatch(/^prediction-ingest: Database unreachable: .*ECONNREFUSED/);
+    expect(unreachable.stderr).toMatch(
+      /^prediction-ingest: Database unreachable: .*ECONNREFUSED.*: nothing listens there: start the server, or correct the host and port/,
+    );
     expect(badSince.code).toBe(2);
     expect(badSince.stderr).toContain("option '--since <when>' argument 'yesterday' is invalid. Must be a duration before now");
   });
