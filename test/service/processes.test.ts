@@ -191,13 +191,13 @@ describe('the service as a process', () => {
       expect(exported.stdout).toMatch(/ {2}markets: [1-9]\d* file\(s\) written \([1-9]\d* rows\)/);
       // A server that checks passwords: a wrong one is said as such, still exit 4.
       const wrong = new URL(databaseUrl!);
-      wrong.password = 'not-the-password';
+      wrong.password = 'Wr0ngXyzzy91';
       const refused = await runCli(['status'], { DATABASE_URL: wrong.href });
       expect(refused.code).toBe(4);
       expect(refused.stderr).toMatch(
         /^prediction-ingest: Database refused the login: .*password authentication failed.* \(SQLSTATE 28P01\): check the user name and password of DATABASE_URL/,
       );
-      expect(refused.stderr).not.toContain('not-the-password');
+      expect(refused.stderr).not.toContain('Wr0ngXyzzy91');
 
       process.kill(-demo.child.pid!, 'SIGINT');
       expect(await demo.exited).toBe(0);

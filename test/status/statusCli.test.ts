@@ -3,6 +3,7 @@ import type { PredictionClient } from '../../src/api/client/index.js';
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { runJob } from '../../src/sync/runJob.js';
+import { recordServiceSettings } from '../../src/sql/serviceSettings.js';
 import { runCli } from '../helpers/runCli.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
@@ -188,6 +189,18 @@ describe('cli status', () => {
       { n: number }[]
     >`select count(*)::int as n from pg_namespace where nspname in ('prediction', 'analytics')`;
     expect(schemas!.n).toBe(0);
+  });
+
+  it("measures the request rate against the running service's rate when it stored one", async () => {
+    const db = await database();
+    await recordServiceSettings(db.sql, {
+      instanceId: 'demo-host-1',
+      schedules: { crawl: '*/20 * * * * *', details: '*/30 * * * * *', orderbooks: '*/10 * * * * *', trades: '*/15 * * * * *' },
+      orderBookMaxAgeSec: 120,
+      rateLimitRpm: 3000,
+    });
+    const result = await status(db, '--json');
+    expect(json(result.stdout).requestRate).toMatchObject({ limitRpm: 3000 });
   });
 
   it('exits 4 when the database is unreachable, and 2 on a bad --since', async () => {
