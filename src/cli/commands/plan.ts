@@ -9,6 +9,8 @@ import { formatPlan } from '../../plan/formatPlan.js';
 import { readUniverse, type Universe } from '../../plan/readUniverse.js';
 import { DEFAULT_BATCH_SIZE } from '../../sync/runJob.js';
 import { booksPerBatch } from '../../sync/sweepOrderBooks.js';
+import { ExitCode } from '../exitCodes.js';
+import { onShutdownSignal } from '../onShutdownSignal.js';
 import { integer } from '../optionParsers.js';
 import { selectBookCandidates } from '../../sql/selectBookCandidates.js';
 import { planRateLimit } from '../../app/createClientFromConfig.js';
@@ -38,6 +40,9 @@ export function registerPlan(program: Command, deps: { getConfig: () => Readonly
         process.stderr.write(
           `prediction-ingest: embedded Postgres at ${withoutCredentials(target.url)} (password in DATA_DIR/embedded-postgres.json)\n`,
         );
+      // Read-only: a stop has nothing to finish, only the embedded server (if this process started it) to
+      // stop; left to the default, the signal ended the process and not the server, which ran on.
+      const removeSignals = onShutdownSignal(() => void target.release().finally(() => process.exit(ExitCode.interrupted)));
       const database = connect(target.url, {
         max: 1,
         applicationName: 'prediction-ingest plan',
@@ -90,6 +95,7 @@ export function registerPlan(program: Command, deps: { getConfig: () => Readonly
                 formatPlan(plan, { configuredRpm: settings.rateLimitRpm, orderBookMaxAgeSec: settings.orderBookMaxAgeSec }),
         );
       } finally {
+        removeSignals();
         await database.close();
         await target.release();
       }
