@@ -1,5 +1,4 @@
 import { serviceSettings } from '../schema/index.js';
-import type { JobName } from '../service/jobKinds.js';
 import type { Queryable } from './queryable.js';
 import { sqlNames } from './sqlNames.js';
 
@@ -10,7 +9,8 @@ export interface ServiceSettings {
   instanceId: string;
   /** When the service started (database clock). */
   startedAt: Date;
-  schedules: Record<JobName, string>;
+  /** Each job's cron schedule, by the service's job names. */
+  schedules: Record<'crawl' | 'details' | 'orderbooks' | 'trades', string>;
   orderBookMaxAgeSec: number;
   /** Null when the service ran without a plan's rate. */
   rateLimitRpm: number | null;
