@@ -59,7 +59,8 @@ describe('cli status', () => {
     expect(text).toMatchObject({ code: 0, stderr: '' });
     expect(text.stdout).toMatch(/^prediction-ingest status at \S+Z: HEALTHY\n/);
     expect(text.stdout).toMatch(/\n {2}sync {8}run 1 succeeded, started /);
-    expect(text.stdout).toContain('Request rate over the last 15m');
+    // The sync ran seconds ago: the rate is averaged over the time since, not over 15 minutes.
+    expect(text.stdout).toMatch(/Request rate over the last (\d+m )?\d+s \(since the first run within the last 15m\)/);
     expect(doc.code).toBe(0);
     expect(json(doc.stdout)).toMatchObject({ verdict: 'healthy', healthy: true, problems: [] });
   });
