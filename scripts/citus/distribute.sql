@@ -86,7 +86,9 @@ INSERT INTO citus_layout (table_name, placement, distribution_column, reason) VA
 ('prediction.closed_feed_backfills', 'local', NULL,
    'backfill bookkeeping: one row per provider and since, written by backfill'),
 ('prediction.category_counts', 'local', NULL,
-   'the service''s event counts per category and crawl: references ingest_runs, read by status');
+   'the service''s event counts per category and crawl: references ingest_runs, read by status'),
+('prediction.service_settings', 'local', NULL,
+   'one row: the settings of the latest service to start, read by plan');
 -- citus-layout:end
 
 -- A distributed table's foreign keys to reference tables need those to exist first, and the

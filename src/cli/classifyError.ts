@@ -81,9 +81,12 @@ function classify(error: unknown): Classified {
   }
   const database = databaseFailure(error);
   if (database !== undefined) {
-    const prefix = database.kind === 'unreachable' ? 'Database unreachable' : 'Database stopped answering';
     const sqlState = database.sqlState === undefined ? '' : ` (SQLSTATE ${database.sqlState})`;
-    return { exitCode: ExitCode.databaseUnreachable, message: `${prefix}: ${errorChainMessage(error)}${sqlState}` };
+    const advice = ADVICE[database.sqlState ?? database.code ?? ''];
+    return {
+      exitCode: ExitCode.databaseUnreachable,
+      message: `${prefixOf(database)}: ${errorChainMessage(error)}${sqlState}${advice === undefined ? '' : `: ${advice}`}`,
+    };
   }
   return { exitCode: ExitCode.failure, message: errorChainMessage(error) };
 }
@@ -149,7 +152,36 @@ function sqlStateKind(code: string): DatabaseFailureKind | undefined {
 
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_(GET|VERIFY)_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$)/;
 
-function databaseFailure(error: unknown): { kind: DatabaseFailureKind; sqlState: string | undefined } | undefined {
+/**
+ * The first words of the message: a refused login, a database that does not exist and a server
+ * nothing answers for are each fixed differently (the password, the name, the host or the server),
+ * so each is named as such; all exit 4.
+ */
+function prefixOf(failure: DatabaseFailure): string {
+  const code = failure.sqlState ?? failure.code ?? '';
+  if (code.startsWith('28') || code === 'SASL_SIGNATURE_MISMATCH') return 'Database refused the login';
+  if (code === '3D000') return 'Database does not exist';
+  return failure.kind === 'unreachable' ? 'Database unreachable' : 'Database stopped answering';
+}
+
+/** What to check, by SQLSTATE or client code, where the message alone does not say it. */
+const ADVICE: Readonly<Record<string, string>> = {
+  '28P01': 'check the user name and password of DATABASE_URL (or PGPASSWORD)',
+  '28000': "check the user name of DATABASE_URL, and that the server's pg_hba.conf lets it in from here",
+  SASL_SIGNATURE_MISMATCH: 'the server could not prove it knows the password: check DATABASE_URL',
+  '3D000': 'create it (createdb), or correct the database name at the end of DATABASE_URL',
+  ECONNREFUSED: 'nothing listens there: start the server, or correct the host and port of DATABASE_URL',
+  ENOTFOUND: 'the host name does not resolve: correct the host of DATABASE_URL',
+};
+
+interface DatabaseFailure {
+  kind: DatabaseFailureKind;
+  sqlState: string | undefined;
+  /** The client's or the socket's code when no SQLSTATE. */
+  code?: string;
+}
+
+function databaseFailure(error: unknown): DatabaseFailure | undefined {
   if (!isDatabaseError(error)) return undefined;
   for (const e of errorChain(error)) {
     const { code, severity, syscall } = e as Error & { code?: unknown; severity?: unknown; syscall?: unknown };
@@ -161,7 +193,7 @@ function databaseFailure(error: unknown): { kind: DatabaseFailureKind; sqlState:
     }
     const kind = CLIENT_CODES[code] ?? SOCKET_CODES[code] ?? (TLS_CODE.test(code) ? 'unreachable' : undefined);
     // A reset or a timeout while connecting means the server was never reached.
-    if (kind !== undefined) return { kind: syscall === 'connect' ? 'unreachable' : kind, sqlState: undefined };
+    if (kind !== undefined) return { kind: syscall === 'connect' ? 'unreachable' : kind, sqlState: undefined, code };
   }
   return undefined;
 }

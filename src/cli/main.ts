@@ -6,6 +6,7 @@ import { sanitizeText } from '../errors/sanitizeText.js';
 import { configSecrets } from '../ops/configSecrets.js';
 import { classifyError } from './classifyError.js';
 import { limitHeapGrowth } from './limitHeapGrowth.js';
+import { packageVersion } from './packageVersion.js';
 import { registerDemo } from './commands/demo.js';
 import { registerExport } from './commands/export.js';
 import { registerExplore } from './commands/explore.js';
@@ -29,6 +30,7 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const program = new Command('prediction-ingest')
   .description('Ingests the Prediction Market Read API into a historical Postgres database.')
+  .version(packageVersion(), '-V, --version', 'print the version and exit')
   .showHelpAfterError()
   .exitOverride();
 

@@ -81,30 +81,3 @@ export function providerName(value: string): string {
   }
   return text;
 }
-
-const EARLIEST_MS = Date.parse('0001-01-01T00:00:00Z');
-const LATEST_MS = Date.parse('9999-12-31T00:00:00Z');
-
-/**
- * An instant in ISO 8601: a date-time with its offset (2026-01-15T12:00:00Z, …+02:00) or a bare
- * date, taken as midnight UTC. A date-time without an offset is refused: it would mean whatever the
- * machine's time zone says.
- */
-export function isoTimestamp(value: string): Date {
-  const text = value.trim();
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
-  const dateTime = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(text);
-  const at = new Date(dateOnly ? `${text}T00:00:00Z` : text.replace(' ', 'T'));
-  // Date rolls 2026-02-30 over into March: the calendar date must come back as written.
-  const day = new Date(`${text.slice(0, 10)}T00:00:00Z`);
-  const realDay = !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text.slice(0, 10);
-  if (!(dateOnly || dateTime) || !realDay || Number.isNaN(at.getTime())) {
-    throw new InvalidArgumentError('Must be an ISO 8601 timestamp with a time zone (2026-01-15T12:00:00Z) or a date (2026-01-15, UTC).');
-  }
-  // Days are compared as YYYY-MM-DD text in Postgres, whose dates start at year 1; the day after
-  // the instant must have four digits too (an --until's end of day).
-  if (at.getTime() < EARLIEST_MS || at.getTime() >= LATEST_MS) {
-    throw new InvalidArgumentError('Must lie from 0001-01-01 to 9999-12-30 (UTC).');
-  }
-  return at;
-}

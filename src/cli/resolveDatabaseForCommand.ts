@@ -3,6 +3,11 @@ import { CliError } from './cliError.js';
 import { ExitCode } from './exitCodes.js';
 import { onShutdownSignal } from './onShutdownSignal.js';
 
+/** The line a person sees at once while the embedded server starts, rather than seconds of silence. */
+export function announceStart(databaseDir: string): void {
+  process.stderr.write(`prediction-ingest: starting the embedded Postgres in ${databaseDir}…\n`);
+}
+
 /**
  * resolveDatabase for a one-off command. A SIGINT or SIGTERM while the embedded Postgres starts
  * (seconds, longer on a first run) is held until it has started; the server is then stopped and
@@ -20,7 +25,7 @@ export async function resolveDatabaseForCommand(config: DatabaseLocation): Promi
   });
   let target: DatabaseTarget;
   try {
-    target = await resolveDatabase(config);
+    target = await resolveDatabase(config, { onStarting: announceStart });
   } catch (error) {
     // On a first run the signal also reaches initdb, which stops and cleans up after itself.
     if (received !== undefined) throw stopped(error);

@@ -12,6 +12,7 @@ import { startService } from '../service/startService.js';
 import { CliError } from './cliError.js';
 import { ExitCode } from './exitCodes.js';
 import { onShutdownSignal } from './onShutdownSignal.js';
+import { announceStart } from './resolveDatabaseForCommand.js';
 
 /** Longest a graceful shutdown may take before the process exits anyway. */
 export const SHUTDOWN_DEADLINE_MS = 25_000;
@@ -20,8 +21,6 @@ export interface RunServiceOptions {
   /** Identifies the upstream in prediction.upstream_sources. Default: the API URL. */
   upstreamId?: string;
   allowUpstreamChange: boolean;
-  /** Database of the embedded Postgres (without DATABASE_URL). Default: "prediction". */
-  embeddedDatabase?: string;
   /** Called once the service runs, with the database URL (e.g. to print how to query it). */
   onStarted?: (info: { databaseUrl: string; embedded: boolean; opsUrl: string }) => void;
   client?: Partial<PredictionClientOptions>;
@@ -51,7 +50,7 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
 
   const metrics = createMetrics({ queueDepth: () => client.stats().queue, rateWindows: () => client.stats() });
   const client = createClientFromConfig(config, { onRequest: metrics.observeRequest, logger, ...options.client });
-  const target = await resolveDatabase(config, { embeddedDatabase: options.embeddedDatabase });
+  const target = await resolveDatabase(config, { onStarting: announceStart });
   try {
     await prepareDatabase(target.url, { id: options.upstreamId ?? config.apiUrl, allowChange: options.allowUpstreamChange });
     const service = await startService({

@@ -24,6 +24,8 @@ export interface EmbeddedOptions {
   database?: string;
   /** Receives the server's log lines. Default: dropped. */
   onLog?: (line: string) => void;
+  /** Called before this process starts the server (not when it attaches to a running one), with the cluster's directory. */
+  onStarting?: (databaseDir: string) => void;
 }
 
 /** A server answers on the port, but it is not the embedded Postgres of this data directory. */
@@ -84,6 +86,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     onLog: log,
     onError: (e: unknown) => log(String(e)),
   });
+  options.onStarting?.(databaseDir);
   try {
     if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
       await mkdir(path.dirname(databaseDir), { recursive: true, mode: 0o700 });

@@ -15,15 +15,23 @@ export interface DatabaseLocation {
   embeddedPgPort: number;
 }
 
-/** DATABASE_URL when set; otherwise the embedded Postgres under DATA_DIR, started on demand. */
-export async function resolveDatabase(config: DatabaseLocation, options: { embeddedDatabase?: string } = {}): Promise<DatabaseTarget> {
+export interface ResolveOptions {
+  /** Called when this process starts the embedded server (seconds; longer on a first run), not when it attaches to a running one. */
+  onStarting?: (databaseDir: string) => void;
+}
+
+/**
+ * DATABASE_URL when set; otherwise the embedded Postgres under DATA_DIR, started on demand, and its
+ * one application database: the demo, the service and every command read and write the same one.
+ */
+export async function resolveDatabase(config: DatabaseLocation, options: ResolveOptions = {}): Promise<DatabaseTarget> {
   if (config.databaseUrl) {
     return { url: config.databaseUrl, embedded: false, release: async () => {} };
   }
   const embedded = await startEmbeddedPostgres({
     dataDir: config.dataDir,
     port: config.embeddedPgPort,
-    ...(options.embeddedDatabase ? { database: options.embeddedDatabase } : {}),
+    ...(options.onStarting ? { onStarting: options.onStarting } : {}),
   });
   return { url: embedded.url, embedded: true, release: () => embedded.stop() };
 }

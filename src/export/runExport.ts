@@ -1,3 +1,4 @@
+import { HOW_TO_GET_DATA } from '../domain/howToGetData.js';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type postgres from 'postgres';
@@ -107,7 +108,9 @@ export async function runExport(sql: postgres.Sql, options: ExportOptions): Prom
       const schema = await readSchemaVersion(sql);
       if (!isMigrated(schema)) {
         throw new ExportNotMigratedError(
-          `the database has ${schema.migrations} of this version's migrations: run \`migrate\` (or start the service) before exporting`,
+          schema.migrations === 0
+            ? `the database holds no data: it was never migrated, nothing has run against it; ${HOW_TO_GET_DATA}`
+            : `the database has ${schema.migrations} of this version's migrations: run \`migrate\` (or start the service) before exporting`,
         );
       }
       const layouts = new Map(options.tables.map((t) => [t.name, exportLayout(t, schema)]));

@@ -40,7 +40,10 @@ export interface PhasePlan {
   /** What a run sends; for the sweep, the books it fetches on average. */
   requestsPerRun: number;
   requestsPerMinute: number;
-  /** Share of the budget. */
+  /**
+   * Share of the budget; of what is sent when the replay sends more than the budget (a window's
+   * edge lets a burst in), so that the shares and the unused share add up to 1.
+   */
   share: number;
   /** Share of the job's ticks skipped because its previous run was still going. */
   ticksSkipped: number;
@@ -108,6 +111,8 @@ export function buildPlan(request: PlanRequest): Plan {
   const perMinute = (n: number) => (n * 60_000) / measureMs;
   const sweeps = replay.sweeps;
   const booksPerSweep = sweeps.length === 0 ? 0 : sweeps.reduce((n, s) => n + s.books, 0) / sweeps.length;
+  const sentPerMinute = JOB_NAMES.reduce((n, job) => n + perMinute(replay.requests[job]), 0);
+  const shareBase = Math.max(budgetPerMinute, sentPerMinute);
   const phases = JOB_NAMES.map((job) => ({
     phase: PHASE_OF[job],
     job,
@@ -115,7 +120,7 @@ export function buildPlan(request: PlanRequest): Plan {
     everySec: periodMs[job] / 1000,
     requestsPerRun: job === 'orderbooks' ? booksPerSweep : perRun[job],
     requestsPerMinute: perMinute(replay.requests[job]),
-    share: perMinute(replay.requests[job]) / budgetPerMinute,
+    share: perMinute(replay.requests[job]) / shareBase,
     ticksSkipped: replay.ticks[job] === 0 ? 0 : replay.skippedTicks[job] / replay.ticks[job],
   }));
   const used = phases.reduce((n, p) => n + p.requestsPerMinute, 0);

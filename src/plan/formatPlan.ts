@@ -35,17 +35,19 @@ export function formatPlan(plan: Plan, options: { configuredRpm: number; orderBo
   );
 
   lines.push('', 'requests a minute');
-  const rows = plan.phases.map((p) => [
+  const used = plan.phases.reduce((n, p) => n + p.requestsPerMinute, 0);
+  const unusedShare = plan.unusedPerMinute / Math.max(plan.budgetPerMinute, used);
+  const shares = tenthsOfPercent([...plan.phases.map((p) => p.share), unusedShare]);
+  const rows = plan.phases.map((p, i) => [
     p.phase,
     p.job,
     p.schedule,
     humanDuration(p.everySec),
     p.requestsPerRun.toFixed(p.job === 'orderbooks' ? 1 : 0),
     p.requestsPerMinute.toFixed(1),
-    percent(p.share),
+    shares[i]!,
   ]);
-  const unusedShare = plan.unusedPerMinute / plan.budgetPerMinute;
-  rows.push(['unused', '', '', '', '', plan.unusedPerMinute.toFixed(1), percent(unusedShare)]);
+  rows.push(['unused', '', '', '', '', plan.unusedPerMinute.toFixed(1), shares.at(-1)!]);
   lines.push(...table(['phase', 'job', 'schedule', 'every', 'a run', 'a minute', 'share'], rows).map((l) => `  ${l}`));
   const skipped = plan.phases.find((p) => p.job === 'orderbooks')!.ticksSkipped;
 
@@ -94,6 +96,20 @@ function informationLines(i: BookInformation): string[] {
     `${i.fetchesPerSec.toFixed(2)} book fetches/s against ${i.changesPerSec.toFixed(2)} estimated book changes/s (${evidence})`,
     `predicted Fv ${i.predictedFv.toFixed(3)} (activity-weighted share of time a stored book is the true one; ${i.roundRobinFv.toFixed(3)} if spread evenly), F ${i.predictedF.toFixed(3)}, C ${i.predictedC.toFixed(3)} (share of book states stored)`,
   ];
+}
+
+/**
+ * Shares that add up to 1, as percentages to a tenth that add up to 100.0 (largest remainder:
+ * each rounded down, the tenths left given to the largest fractions), where rounding each alone
+ * could show 100.1.
+ */
+function tenthsOfPercent(shares: number[]): string[] {
+  const exact = shares.map((s) => s * 1000);
+  const tenths = exact.map(Math.floor);
+  const left = Math.round(exact.reduce((n, e) => n + e, 0)) - tenths.reduce((n, t) => n + t, 0);
+  const byRemainder = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((a, b) => b.r - a.r);
+  for (const { i } of byRemainder.slice(0, Math.max(0, left))) tenths[i]! += 1;
+  return tenths.map((t) => `${(t / 10).toFixed(1)} %`);
 }
 
 function percent(share: number): string {

@@ -6,7 +6,7 @@ export { pricingSnapshots } from './pricingSnapshots.js';
 export { orderbookSnapshots, orderbookLevels } from './orderbook.js';
 export { bookFetches } from './bookFetches.js';
 export { ingestRuns, rejectedRecords, crawlCoverage, upstreamShapes } from './ingest.js';
-export { jobTicks, upstreamSources, jobLeases, writeLock } from './service.js';
+export { jobTicks, upstreamSources, jobLeases, writeLock, serviceSettings } from './service.js';
 export { exportWatermarks, exportPartitions } from './exportState.js';
 export { droppedPartitions } from './retention.js';
 export { trades, tradePolls } from './trades.js';

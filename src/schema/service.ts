@@ -1,4 +1,5 @@
-import { bigint, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, integer, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { predictionSchema } from './predictionSchema.js';
 
 const tz = { withTimezone: true, mode: 'date' } as const;
@@ -50,3 +51,26 @@ export const jobLeases = predictionSchema.table('job_leases', {
 export const writeLock = predictionSchema.table('write_lock', {
   name: text('name').primaryKey(),
 });
+
+/**
+ * The settings the latest service to start runs with (one row, written by startService): `plan`
+ * replays the schedules the service uses, which may differ from its own process's (the demo's
+ * are seconds apart). Several instances on one database share one configuration; the latest wins.
+ */
+export const serviceSettings = predictionSchema.table(
+  'service_settings',
+  {
+    /** Always true: the table holds one row. */
+    singleton: boolean('singleton').primaryKey().default(true),
+    instanceId: text('instance_id').notNull(),
+    startedAt: timestamp('started_at', tz).notNull(),
+    crawlSchedule: text('crawl_schedule').notNull(),
+    tradesSchedule: text('trades_schedule').notNull(),
+    detailsSchedule: text('details_schedule').notNull(),
+    orderBookSchedule: text('orderbook_schedule').notNull(),
+    orderBookMaxAgeSec: integer('orderbook_max_age_sec').notNull(),
+    /** Null when the service was started without a plan's rate. */
+    rateLimitRpm: integer('rate_limit_rpm'),
+  },
+  (t) => [check('service_settings_one_row', sql`${t.singleton}`)],
+);

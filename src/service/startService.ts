@@ -10,6 +10,7 @@ import { createReadiness } from '../ops/readiness.js';
 import { startOpsServer, type OpsServer } from '../ops/startOpsServer.js';
 import { DEFAULT_LEASE_TTL_SEC } from '../lease/takeJobLease.js';
 import { lastSuccessfulRuns, latestRunStatuses } from '../sql/ingestRuns.js';
+import { recordServiceSettings } from '../sql/serviceSettings.js';
 import { JOB_NAMES, type JobName } from './jobKinds.js';
 import { startScheduler, type RunOutcome, type Scheduler } from './startScheduler.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
@@ -74,6 +75,15 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     // Inside the try: a failure here must close the pools too, or their sockets keep the process alive.
     const lastRuns = await withStatementDeadline(database.sql, 'reading the last runs', () => lastSuccessfulRuns(database.sql, JOB_NAMES));
     for (const [job, at] of lastRuns) options.metrics.markJobSuccess(job, at.getTime());
+    // For `plan`, which replays the schedules the service runs with rather than its own process's.
+    await withStatementDeadline(database.sql, 'storing the service settings', () =>
+      recordServiceSettings(database.sql, {
+        instanceId,
+        schedules: options.schedules,
+        orderBookMaxAgeSec: options.orderBookMaxAgeSec,
+        rateLimitRpm: options.rateLimitRpm ?? null,
+      }),
+    );
     scheduler = startScheduler({
       sql: database.sql,
       leaseTtlMs: (options.leaseTtlSec ?? DEFAULT_LEASE_TTL_SEC) * 1000,

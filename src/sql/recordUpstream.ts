@@ -18,6 +18,9 @@ export class UpstreamMismatchError extends Error {
   }
 }
 
+/** How the demo's simulated upstream is recorded in upstream_sources: its port changes every run, it is one upstream all the same. */
+export const DEMO_UPSTREAM_ID = 'simulator (npm run demo)';
+
 /** Bound of an upstream URL quoted in the mismatch message. */
 const MAX_SHOWN_URL_CHARS = 300;
 
@@ -37,11 +40,12 @@ export async function recordUpstream(sql: Queryable, apiUrl: string, options: { 
   if (others.length > 0 && !options.allowChange) {
     const shown = (u: string) => sanitizeText(withoutCredentials(u), MAX_SHOWN_URL_CHARS);
     const held = shown(others[0]!.apiUrl);
-    throw new UpstreamMismatchError(
-      `This database holds data from ${held}, not from PREDICTION_API_URL=${shown(url)}. ` +
-        'Use another database, or pass --allow-upstream-change to mix them deliberately',
-      held,
-    );
+    // The demo's data is simulated: mixing real data into it is never meant, so the flag is not offered.
+    const advice =
+      held === DEMO_UPSTREAM_ID
+        ? "This is the demo's simulated data: use another database for real data (another DATA_DIR, or DATABASE_URL), or remove the demo's (drop the database, or its DATA_DIR while nothing runs on it)"
+        : 'Use another database, or pass --allow-upstream-change to mix them deliberately';
+    throw new UpstreamMismatchError(`This database holds data from ${held}, not from PREDICTION_API_URL=${shown(url)}. ${advice}`, held);
   }
   await sql`
     insert into ${sql(sources)} (${sql(c.apiUrl)}, ${sql(c.firstUsedAt)}, ${sql(c.lastUsedAt)})

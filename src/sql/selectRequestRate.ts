@@ -15,15 +15,19 @@ export interface JobRequests {
   runs: number;
   /** Runs still running that overlap it: their requests are written only when they finish, so they are not counted. */
   running: number;
+  /** The start of the job's earliest run overlapping the window: after the window's start when the job began within it. */
+  firstStartedAt: Date;
 }
 
 /** Requests sent per job in [from, to], estimated from ingest_runs (see JobRequests); jobs with no run overlapping it are absent. */
 export async function selectRequestRate(sql: Queryable, from: Date, to: Date): Promise<JobRequests[]> {
   return sql<JobRequests[]>`
     select job, coalesce(sum(requests * share), 0)::float8 as requests,
-      (count(*) filter (where finished))::int as runs, (count(*) filter (where not finished))::int as running
+      (count(*) filter (where finished))::int as runs, (count(*) filter (where not finished))::int as running,
+      min(started_at) as "firstStartedAt"
     from (
       select ${sql(c.job)} as job, ${sql(c.requests)} as requests, ${sql(c.finishedAt)} is not null as finished,
+        ${sql(c.startedAt)} as started_at,
         case
           when ${sql(c.finishedAt)} is null then 0
           when ${sql(c.finishedAt)} <= ${sql(c.startedAt)} then 1

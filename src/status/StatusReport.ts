@@ -126,6 +126,10 @@ export interface StatusReport {
     retention: { months: number | null; horizons: HistoryHorizon[] };
   };
   requestRate: {
+    /**
+     * The span the rate is averaged over: settings.rateWindowSec, or less when the first run
+     * overlapping it began later (a young service), from that run's start.
+     */
     windowSec: number;
     fromAt: Date;
     toAt: Date;

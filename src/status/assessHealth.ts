@@ -1,3 +1,4 @@
+import { HOW_TO_GET_DATA } from '../domain/howToGetData.js';
 import type { BookAges } from '../sql/selectBookAges.js';
 import { humanDuration } from './humanUnits.js';
 import type { JobStatus, ListingStatus, Problem, Thresholds, Verdict } from './StatusReport.js';
@@ -27,7 +28,7 @@ export interface HealthFacts {
  */
 export function assessHealth(facts: HealthFacts): { verdict: Verdict; problems: Problem[] } {
   if (facts.jobs.every((j) => j.lastRun === null)) {
-    const message = 'no run recorded yet: nothing has been ingested into this database (start the service, or run sync)';
+    const message = `no run recorded yet: nothing has been ingested into this database; ${HOW_TO_GET_DATA}`;
     return { verdict: 'unhealthy', problems: [{ kind: 'no_runs', severity: 'unhealthy', message }] };
   }
   const problems: Problem[] = [];

@@ -31,6 +31,9 @@ export const STATUS_JOBS: readonly string[] = [...JOB_NAMES.slice(0, 3), SYNC_JO
 /** Requests per minute are measured over this window before `at` (see StatusReport.requestRate). */
 export const RATE_WINDOW_SEC = 900;
 
+/** The shortest span a rate is averaged over: a run a second old has sent too little to say. */
+const MIN_RATE_WINDOW_SEC = 1;
+
 /** How many quarantine groups and new shapes are listed (their totals are always given). */
 const LISTED = { quarantineGroups: 10, changes: 20 } as const;
 
@@ -57,8 +60,10 @@ export interface StatusRequest {
 export async function collectStatus(sql: Sql, request: StatusRequest): Promise<StatusReport> {
   const { at, since } = request;
   const rateFrom = new Date(at.getTime() - RATE_WINDOW_SEC * 1000);
-  const facts = await readFacts(sql, { at, since, rateFrom }).catch((error: unknown) => {
-    throw NotMigratedError.from(error) ?? error;
+  const facts = await readFacts(sql, { at, since, rateFrom }).catch(async (error: unknown) => {
+    if (NotMigratedError.from(error, false) === undefined) throw error;
+    const [schema] = await sql<{ bare: boolean }[]>`select to_regnamespace('prediction') is null as bare`;
+    throw NotMigratedError.from(error, schema!.bare);
   });
 
   const jobs: JobStatus[] = STATUS_JOBS.map((job) => {
@@ -99,7 +104,12 @@ export async function collectStatus(sql: Sql, request: StatusRequest): Promise<S
   });
 
   const requests = facts.rate.reduce((n, j) => n + j.requests, 0);
-  const requestsPerMin = requests / (RATE_WINDOW_SEC / 60);
+  // A service younger than the window sent its requests since its first run, not over the whole
+  // window: averaged over the time it ran, or a service 4 minutes old shows a quarter of its rate.
+  const firstStartMs = Math.min(...facts.rate.map((j) => j.firstStartedAt.getTime()));
+  const rateFromAt = new Date(Math.max(rateFrom.getTime(), Number.isFinite(firstStartMs) ? firstStartMs : rateFrom.getTime()));
+  const rateWindowSec = Math.max((at.getTime() - rateFromAt.getTime()) / 1000, MIN_RATE_WINDOW_SEC);
+  const requestsPerMin = requests / (rateWindowSec / 60);
   const sum = (key: 'accepted' | 'acceptedWithDrift' | 'rejected') => facts.intake.reduce((n, e) => n + e[key], 0);
 
   return {
@@ -131,8 +141,8 @@ export async function collectStatus(sql: Sql, request: StatusRequest): Promise<S
       },
     },
     requestRate: {
-      windowSec: RATE_WINDOW_SEC,
-      fromAt: rateFrom,
+      windowSec: rateWindowSec,
+      fromAt: rateFromAt,
       toAt: at,
       requests,
       requestsPerMin,

@@ -203,9 +203,12 @@ export function formatStatus(r: StatusReport): string {
 
   const rate = r.requestRate;
   const running = rate.runningRuns === 0 ? '' : `; ${rate.runningRuns} run(s) still running, whose requests count once they finish`;
+  // A service younger than the window: its rate is averaged over the time it ran.
+  const younger =
+    rate.windowSec < r.settings.rateWindowSec ? ` (since the first run within the last ${humanDuration(r.settings.rateWindowSec)})` : '';
   out.push(
     '',
-    `Request rate over the last ${humanDuration(rate.windowSec)} (runs' requests, spread evenly over each run): ` +
+    `Request rate over the last ${humanDuration(rate.windowSec)}${younger} (runs' requests, spread evenly over each run): ` +
       `${rate.requestsPerMin.toFixed(1)}/min of the plan's ${rate.limitRpm}/min (${rate.usedPercent.toFixed(0)} %)${running}`,
   );
   out.push(`  ${serverWindowLine(rate.server, rate.limitRpm)}`);

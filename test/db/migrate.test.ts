@@ -23,6 +23,7 @@ const EXPECTED_TABLES = [
   'orderbook_snapshots',
   'pricing_snapshots',
   'rejected_records',
+  'service_settings',
   'trade_polls',
   'trades',
   'upstream_shapes',

@@ -25,7 +25,9 @@ describe('cli export', () => {
   it('names a bad --since or --until and exits 2', async () => {
     const since = await runCli(['export', '--out', root, '--since', '2026-01-15T12:00:00'], {});
     expect(since.code).toBe(2);
-    expect(since.stderr).toMatch(/option '--since <time>' argument '2026-01-15T12:00:00' is invalid\. Must be an ISO 8601 timestamp/);
+    expect(since.stderr).toMatch(
+      /option '--since <time>' argument '2026-01-15T12:00:00' is invalid\. Must be a duration before now \(30m, 24h, 7d\) or a UTC date or time/,
+    );
     const until = await runCli(['export', '--out', root, '--until', '2026-02-30'], {});
     expect(until.code).toBe(2);
     expect(until.stderr).toContain("option '--until <time>' argument '2026-02-30' is invalid");
@@ -46,12 +48,14 @@ describe('cli export', () => {
     expect(result.stderr).toContain(`--out ${file} exists and is not a directory`);
   });
 
-  it('refuses a database this version has not migrated, without migrating it, and exits 1', async () => {
+  it('refuses a database never migrated, without migrating it, says how to get data, and exits 1', async () => {
     const bare = await createTestDatabase({ migrated: false });
     try {
       const result = await runCli(['export', '--out', join(root, 'bare')], { DATABASE_URL: bare.url });
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain("the database has 0 of this version's migrations: run `migrate`");
+      expect(result.stderr).toContain(
+        'the database holds no data: it was never migrated, nothing has run against it; to get data, run `npm run demo`',
+      );
       expect(await bare.sql`select 1 from pg_namespace where nspname = 'prediction'`).toEqual([]);
     } finally {
       await bare.close();
@@ -62,6 +66,21 @@ describe('cli export', () => {
     const result = await runCli(['export'], {});
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("required option '--out <dir>' not specified");
+  });
+
+  it('fails on a database without history, saying how to get data; a range without history is an answer, said', async () => {
+    const out = join(root, 'empty');
+    const empty = await runCli(['export', '--out', out], { DATABASE_URL: db.url });
+    expect(empty.code).toBe(1);
+    expect(empty.stdout).toContain('  price_history: 0 file(s) written (0 rows), 0 unchanged\n');
+    expect(empty.stderr).toContain(
+      'prediction-ingest: nothing to export: the database holds no history (no data file written); to get data, run `npm run demo`',
+    );
+    const range = await runCli(['export', '--out', out, '--since', '7d'], { DATABASE_URL: db.url });
+    expect(range.code).toBe(0);
+    expect(range.stderr).toBe(
+      'prediction-ingest: the database holds no history in the range of --since and --until: no data file written\n',
+    );
   });
 
   it('exports into a new directory, prints a summary, and draws no progress bar when stderr is not a terminal', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isoTimestamp, listOf } from '../../src/cli/optionParsers.js';
+import { listOf } from '../../src/cli/optionParsers.js';
 import { planPartitions, type RecordedPartition } from '../../src/export/planPartitions.js';
 import { splitCsvChunks, type CsvChunk } from '../../src/export/splitCsvChunks.js';
 import { daysOverlapping } from '../../src/export/utcDays.js';
@@ -170,15 +170,6 @@ describe('the range of days', () => {
 });
 
 describe('option parsers', () => {
-  it('isoTimestamp takes a date-time with its offset or a UTC date, and nothing ambiguous or impossible', () => {
-    expect(isoTimestamp('2026-01-15').toISOString()).toBe('2026-01-15T00:00:00.000Z');
-    expect(isoTimestamp('2026-01-15T12:00:00+02:00').toISOString()).toBe('2026-01-15T10:00:00.000Z');
-    expect(isoTimestamp(' 2026-01-15 12:00Z ').toISOString()).toBe('2026-01-15T12:00:00.000Z');
-    for (const bad of ['2026-01-15T12:00:00', 'yesterday', '2026-02-30', '2026-02-30T00:00:00Z', '1768478400', '']) {
-      expect(() => isoTimestamp(bad), bad).toThrow(/ISO 8601/);
-    }
-  });
-
   it('listOf names the unknown items', () => {
     expect(() => listOf(['a', 'b'])('a,c,d')).toThrow("Must be a comma-separated list of a, b. Unknown: 'c', 'd'.");
     expect(listOf(['a', 'b'])(' b , a ')).toEqual(['b', 'a']);

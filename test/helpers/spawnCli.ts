@@ -15,7 +15,8 @@ export interface RunningCli {
 }
 
 /**
- * Starts `prediction-ingest <args>` as a child process with exactly the given environment.
+ * Starts `prediction-ingest <args>` as a child process with exactly the given environment (and no
+ * settings file, unless `env` names one: a `.env` of the working copy is not read).
  * `ownProcessGroup` makes it the leader of a process group, as a shell does for a command: a
  * signal to the group (`process.kill(-pid, ...)`) then reaches it and its children, as Ctrl-C does.
  * `nodeArgs` go to node before the rest (`--import` of a module that changes what can be loaded).
@@ -27,7 +28,7 @@ export function spawnCli(
 ): RunningCli {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/cli/main.ts', ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', PREDICTION_ENV_FILE: '/dev/null', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.ownProcessGroup ?? false,
   });

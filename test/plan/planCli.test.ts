@@ -4,6 +4,7 @@ import type { Plan } from '../../src/plan/buildPlan.js';
 import { readUniverse } from '../../src/plan/readUniverse.js';
 import { jobWork } from '../../src/service/jobKinds.js';
 import { runJob } from '../../src/sync/runJob.js';
+import { recordServiceSettings } from '../../src/sql/serviceSettings.js';
 import { runCli } from '../helpers/runCli.js';
 import { startHarness } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
@@ -20,10 +21,14 @@ describe('cli plan', () => {
     ]);
     expect(nothing).toMatchObject({ code: 0, stderr: '' });
     expect(nothing.stdout).toBe(
-      'nothing to plan yet: no listing of the crawl plan (kalshi/all, polymarket/all) was crawled to its end in this database; run `sync` or the service first\n',
+      'nothing to plan yet: no listing of the crawl plan (kalshi/all, polymarket/all) was crawled to its end in this database; to get data, run `npm run demo` (a simulated upstream, no key needed), or `migrate` then `sync` (or `npm start`) against the API\n',
     );
     expect(noSchema.code).toBe(0);
-    expect(JSON.parse(noSchema.stdout)).toEqual({ rpm: 60, nothingToPlan: expect.stringContaining('no prediction schema') });
+    expect(JSON.parse(noSchema.stdout)).toEqual({
+      rpm: 60,
+      settingsFrom: { source: 'configuration' },
+      nothingToPlan: expect.stringContaining('no prediction schema'),
+    });
     expect(badRpm.code).toBe(2);
     expect(badRpm.stderr).toContain("option '--rpm <n>' argument '60x' is invalid");
   });
@@ -81,10 +86,49 @@ describe('cli plan', () => {
     expect(plan.information!.predictedFv).toBeLessThanOrEqual(1);
 
     expect(text).toMatchObject({ code: 0, stderr: '' });
-    expect(text.stdout).toMatch(/^plan at 30 requests\/min \(PREDICTION_RATE_LIMIT_RPM\)\n/);
+    expect(text.stdout).toMatch(
+      /^settings of this process's configuration: no service has stored its own in this database\nplan at 30 requests\/min \(PREDICTION_RATE_LIMIT_RPM\)\n/,
+    );
+    expect(shareTotal(text.stdout)).toBe('100.0');
     expect(text.stdout).toContain(`books     ${universe.openMarkets} open markets, ${universe.dueBooks} due now`);
     expect(text.stdout).toMatch(/\n {2}books +orderbooks +\* \* \* \* \* /);
     expect(text.stdout).toMatch(/\ninformation per request\n {2}[\d.]+ book fetches\/s against [\d.]+ estimated book changes\/s/);
     expect(text.stdout).toMatch(/predicted Fv [\d.]+ /);
+
+    // A service stored the settings it runs with: the plan replays those, not its own process's.
+    await recordServiceSettings(db.sql, {
+      instanceId: 'host-1-abc',
+      schedules: { crawl: '*/20 * * * * *', details: '*/30 * * * * *', orderbooks: '*/10 * * * * *', trades: '*/15 * * * * *' },
+      orderBookMaxAgeSec: 120,
+      rateLimitRpm: 3000,
+    });
+    const [service, serviceJson] = await Promise.all([
+      runCli(['plan'], { DATABASE_URL: db.url, PREDICTION_RATE_LIMIT_RPM: '30' }),
+      runCli(['plan', '--json', '--rpm', '100'], { DATABASE_URL: db.url }),
+    ]);
+    expect(service).toMatchObject({ code: 0, stderr: '' });
+    expect(service.stdout).toMatch(
+      /^settings of the service started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(host-1-abc\): its schedules, ORDERBOOK_MAX_AGE_SEC and rate\nplan at 3,000 requests\/min/,
+    );
+    expect(service.stdout).toMatch(/\n {2}books +orderbooks +\*\/10 \* \* \* \* \* /);
+    expect(service.stdout).toContain('due now (never fetched, or older than 120 s)');
+    expect(shareTotal(service.stdout)).toBe('100.0');
+    const stored = JSON.parse(serviceJson.stdout) as Plan & { settingsFrom: { source: string; instanceId: string } };
+    // --rpm still wins over the service's rate.
+    expect(stored.rpm).toBe(100);
+    expect(stored.settingsFrom).toMatchObject({ source: 'service', instanceId: 'host-1-abc' });
+    expect(stored.phases.map((p) => p.schedule)).toEqual(['*/20 * * * * *', '*/30 * * * * *', '*/10 * * * * *', '*/15 * * * * *']);
+    // The shares are of the budget, or of what is sent when the replay sends more: with the unused share, 1.
+    const sent = stored.phases.reduce((n, p) => n + p.requestsPerMinute, 0);
+    const unusedShare = stored.unusedPerMinute / Math.max(stored.budgetPerMinute, sent);
+    expect(stored.phases.reduce((n, p) => n + p.share, 0) + unusedShare).toBeCloseTo(1, 9);
   });
 });
+
+/** The sum of the share column of a plan's table of requests a minute, as printed. */
+function shareTotal(text: string): string {
+  const table = text.slice(text.indexOf('requests a minute\n'), text.indexOf('\norder books'));
+  const shares = [...table.matchAll(/([\d.]+) %$/gm)].map((m) => Number(m[1]));
+  expect(shares).toHaveLength(5);
+  return shares.reduce((n, s) => n + s, 0).toFixed(1);
+}

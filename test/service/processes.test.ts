@@ -53,6 +53,12 @@ async function dropRole(role: string): Promise<void> {
   await admin.unsafe(`drop role if exists ${role}`).finally(() => admin.end());
 }
 
+/** Markets in the listings of a `status --json` report. */
+function marketsIn(report: string): number {
+  const parsed = JSON.parse(report) as { freshness: { listings: { markets: number }[] } };
+  return parsed.freshness.listings.reduce((n, l) => n + l.markets, 0);
+}
+
 describe('the service as a process', () => {
   it('on SIGTERM mid-run: exits 0 within the bound, sends nothing more, leaves no run open', async () => {
     // Its own, larger world: each order-book sweep asks for about 180 books, several hundred a
@@ -144,13 +150,20 @@ describe('the service as a process', () => {
     }
   });
 
-  it('the demo starts on the embedded database with no configuration, writes data, says each finished job in a line, and stops cleanly on Ctrl-C', async () => {
+  it('the demo writes the database the commands read, during and after it, says each finished job in a line, and stops cleanly on Ctrl-C', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'prediction-demo-'));
     await chmod(dataDir, 0o755);
-    const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), OPS_PORT: '0' };
+    const port = await freePort();
+    const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port), OPS_PORT: '0' };
     const demo = spawnCli(['demo'], env, { ownProcessGroup: true });
     try {
       const [, databaseUrl] = await demo.waitFor(/data arrives in (postgres:\/\/\S+)/, 90_000);
+      // Said first, before the seconds the embedded server takes to start.
+      expect(demo.stderr().split('\n').slice(0, 2)).toEqual([
+        'prediction-ingest demo: starting a simulated upstream and the embedded Postgres…',
+        `prediction-ingest: starting the embedded Postgres in ${path.join(dataDir, 'pg')}…`,
+      ]);
+      expect(new URL(databaseUrl!).pathname).toBe('/prediction');
       const sql = postgres(databaseUrl!, { max: 1, onnotice: () => {} });
       try {
         let markets = 0;
@@ -166,14 +179,40 @@ describe('the service as a process', () => {
       await demo.waitFor(/^\[[\d: -]+\] INFO: crawl finished in \d+\.\d s · \d+ requests · \d+\/\d+ records written · run \d+$/m, 30_000);
       // As a terminal's Ctrl-C: SIGINT to the whole process group. The embedded Postgres must not
       // get it (it would stop under the app's feet and leave the app waiting for it to exit).
+
+      // With no DATABASE_URL, a command attaches to the demo's server and reads the demo's database.
+      const during = await runCli(['status', '--json'], env);
+      expect(during.stderr).toContain(`embedded Postgres at postgres://127.0.0.1:${port}/prediction`);
+      expect(during.stderr).not.toContain('starting the embedded Postgres');
+      expect(marketsIn(during.stdout)).toBeGreaterThan(0);
+      const out = path.join(dataDir, 'export');
+      const exported = await runCli(['export', '--out', out, '--tables', 'markets'], env);
+      expect(exported.code).toBe(0);
+      expect(exported.stdout).toMatch(/ {2}markets: [1-9]\d* file\(s\) written \([1-9]\d* rows\)/);
+      // A server that checks passwords: a wrong one is said as such, still exit 4.
+      const wrong = new URL(databaseUrl!);
+      wrong.password = 'Wr0ngXyzzy91';
+      const refused = await runCli(['status'], { DATABASE_URL: wrong.href });
+      expect(refused.code).toBe(4);
+      expect(refused.stderr).toMatch(
+        /^prediction-ingest: Database refused the login: .*password authentication failed.* \(SQLSTATE 28P01\): check the user name and password of DATABASE_URL/,
+      );
+      expect(refused.stderr).not.toContain('Wr0ngXyzzy91');
+
       process.kill(-demo.child.pid!, 'SIGINT');
       expect(await demo.exited).toBe(0);
       expect(demo.stdout() + demo.stderr()).not.toMatch(/CONNECTION_CLOSED|took too long/);
+
+      // After the demo, the next command starts the embedded server again, finds the data, and stops the server.
+      const after = await runCli(['status', '--json'], env);
+      expect(after.stderr).toContain(`prediction-ingest: starting the embedded Postgres in ${path.join(dataDir, 'pg')}…`);
+      expect(marketsIn(after.stdout)).toBeGreaterThanOrEqual(marketsIn(during.stdout));
+      await expect(answers(port)).resolves.toBe(false);
     } finally {
       killGroup(demo.child.pid!);
       await rm(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 180_000);
 
   it('the demo on DATABASE_URL prints it without its password, and refuses a database that holds another upstream', async () => {
     const db = await createTestDatabase();

@@ -6,6 +6,7 @@ import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js'
 import * as schema from '../../src/schema/index.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { collectStatus, type StatusRequest } from '../../src/status/collectStatus.js';
+import { formatStatus } from '../../src/status/formatStatus.js';
 import { runJob } from '../../src/sync/runJob.js';
 import { sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
 import type { SyncResult } from '../../src/sync/runSyncCycle.js';
@@ -189,21 +190,29 @@ describe('status on a database the simulator filled', () => {
     expect(later.freshness.listings.every((l) => l.crawlsSince === 1 && l.completeCrawlsSince === 1)).toBe(true);
   });
 
-  it('measures the request rate over the 15 minutes before it', async () => {
+  it('measures the request rate over the 15 minutes before it, or over the time since the first run when it is younger', async () => {
+    // The first sync ran 100 s before: its requests and the second's are spread over those 100 s, not 15 minutes.
     const report = await collectStatus(db.sql, request(100, -3600));
     const requests = first.totals.requests + second.totals.requests;
+    const perMin = requests / (100 / 60);
     expect(report.requestRate).toMatchObject({
-      windowSec: 900,
+      windowSec: 100,
+      fromAt: at(0),
       requests,
-      requestsPerMin: requests / 15,
+      requestsPerMin: perMin,
       limitRpm: 120,
-      usedPercent: (requests / 15 / 120) * 100,
+      usedPercent: (perMin / 120) * 100,
       runningRuns: 0,
-      byJob: [{ job: 'sync', requests, runs: 2, running: 0 }],
+      byJob: [{ job: 'sync', requests, runs: 2, running: 0, firstStartedAt: at(0) }],
     });
-    // 15 minutes after the first sync, only the second one is in the window.
+    expect(report.settings.rateWindowSec).toBe(900);
+    expect(formatStatus(report)).toContain('Request rate over the last 1m 40s (since the first run within the last 15m)');
+    // 15 minutes after the first sync, only the second one is in the window, which starts with it.
     const later = await collectStatus(db.sql, request(900 + 50, -3600));
-    expect(later.requestRate.requests).toBe(second.totals.requests);
+    expect(later.requestRate).toMatchObject({ requests: second.totals.requests, windowSec: 850, fromAt: at(100) });
+    // A window the runs fill whole is the whole 15 minutes.
+    const full = await collectStatus(db.sql, request(900, -3600));
+    expect(full.requestRate).toMatchObject({ windowSec: 900, fromAt: at(0), requestsPerMin: requests / 15 });
   });
 
   it('sizes every table of the prediction schema', async () => {
@@ -365,7 +374,7 @@ describe('status on a database with a malformed record received twice, then a lo
     expect([run.totals.requests, run.durationMs]).toEqual([6, 600_000]);
     // The window [+1100 s, +2000 s] holds the last 500 of its 600 s, and neither sync.
     const { requestRate } = await collectStatus(other.sql, request(2000, -3600));
-    expect(requestRate.byJob).toEqual([{ job: 'orderbooks', requests: 5, runs: 1, running: 0 }]);
+    expect(requestRate.byJob).toEqual([{ job: 'orderbooks', requests: 5, runs: 1, running: 0, firstStartedAt: at(1000) }]);
     expect(requestRate.requestsPerMin).toBe(5 / 15);
   });
 });

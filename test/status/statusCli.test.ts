@@ -3,6 +3,7 @@ import type { PredictionClient } from '../../src/api/client/index.js';
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { runJob } from '../../src/sync/runJob.js';
+import { recordServiceSettings } from '../../src/sql/serviceSettings.js';
 import { runCli } from '../helpers/runCli.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
@@ -58,7 +59,8 @@ describe('cli status', () => {
     expect(text).toMatchObject({ code: 0, stderr: '' });
     expect(text.stdout).toMatch(/^prediction-ingest status at \S+Z: HEALTHY\n/);
     expect(text.stdout).toMatch(/\n {2}sync {8}run 1 succeeded, started /);
-    expect(text.stdout).toContain('Request rate over the last 15m');
+    // The sync ran seconds ago: the rate is averaged over the time since, not over 15 minutes.
+    expect(text.stdout).toMatch(/Request rate over the last (\d+m )?\d+s \(since the first run within the last 15m\)/);
     expect(doc.code).toBe(0);
     expect(json(doc.stdout)).toMatchObject({ verdict: 'healthy', healthy: true, problems: [] });
   });
@@ -169,25 +171,37 @@ describe('cli status', () => {
     const result = await status(empty, '--json');
     expect(result.code).toBe(UNHEALTHY);
     expect(result.stderr).toBe(
-      'prediction-ingest: unhealthy: no run recorded yet: nothing has been ingested into this database (start the service, or run sync)\n',
+      'prediction-ingest: unhealthy: no run recorded yet: nothing has been ingested into this database; to get data, run `npm run demo` (a simulated upstream, no key needed), or `migrate` then `sync` (or `npm start`) against the API\n',
     );
     const report = json(result.stdout) as Record<string, any>;
     expect(report).toMatchObject({ verdict: 'unhealthy', healthy: false, problems: [{ kind: 'no_runs' }] });
     expect(report.jobs.map((j: { lastRun: unknown }) => j.lastRun)).toEqual([null, null, null, null, null]);
   });
 
-  it('exits 1 on a database that was never migrated, and changes nothing there', async () => {
+  it('exits 1 on a database that was never migrated, says how to get data, and changes nothing there', async () => {
     const bare = await createTestDatabase({ migrated: false });
     databases.push(bare);
     const result = await status(bare);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      'prediction-ingest: the database lacks the tables and views status reads: it has not been migrated by this version (run `migrate`, or start the service)\n',
+      'prediction-ingest: the database holds no data: nothing has run against it yet; to get data, run `npm run demo` (a simulated upstream, no key needed), or `migrate` then `sync` (or `npm start`) against the API\n',
     );
     const [schemas] = await bare.sql<
       { n: number }[]
     >`select count(*)::int as n from pg_namespace where nspname in ('prediction', 'analytics')`;
     expect(schemas!.n).toBe(0);
+  });
+
+  it("measures the request rate against the running service's rate when it stored one", async () => {
+    const db = await database();
+    await recordServiceSettings(db.sql, {
+      instanceId: 'demo-host-1',
+      schedules: { crawl: '*/20 * * * * *', details: '*/30 * * * * *', orderbooks: '*/10 * * * * *', trades: '*/15 * * * * *' },
+      orderBookMaxAgeSec: 120,
+      rateLimitRpm: 3000,
+    });
+    const result = await status(db, '--json');
+    expect(json(result.stdout).requestRate).toMatchObject({ limitRpm: 3000 });
   });
 
   it('exits 4 when the database is unreachable, and 2 on a bad --since', async () => {
@@ -196,7 +210,9 @@ describe('cli status', () => {
       status(healthy, '--since', 'yesterday'),
     ]);
     expect(unreachable.code).toBe(4);
-    expect(unreachable.stderr).toMatch(/^prediction-ingest: Database unreachable: .*ECONNREFUSED/);
+    expect(unreachable.stderr).toMatch(
+      /^prediction-ingest: Database unreachable: .*ECONNREFUSED.*: nothing listens there: start the server, or correct the host and port/,
+    );
     expect(badSince.code).toBe(2);
     expect(badSince.stderr).toContain("option '--since <when>' argument 'yesterday' is invalid. Must be a duration before now");
   });

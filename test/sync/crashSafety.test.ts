@@ -31,7 +31,7 @@ async function syncKilledAfter(databaseUrl: string, afterRequests: number): Prom
   const start = sim.requests.length;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sync', '--batch-size', '10'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env(databaseUrl) },
+    env: { PATH: process.env.PATH ?? '', PREDICTION_ENV_FILE: '/dev/null', ...env(databaseUrl) },
     stdio: 'ignore',
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

@@ -6,13 +6,13 @@ import type { Config } from '../../config.js';
 import { connect } from '../../db/connect.js';
 import { progressBar } from '../../export/exportProgress.js';
 import { waitForJobLease } from '../../lease/waitForJobLease.js';
-import { parseSince, SINCE_FORMATS } from '../../status/parseSince.js';
 import { backfillClosedEvents, type BackfillOutcome } from '../../sync/backfillClosedEvents.js';
 import { runLeasedJob } from '../../sync/runLeasedJob.js';
 import { CliError, providerRefusedError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
 import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
+import { parseSince, TIME_FORMATS } from '../parseTime.js';
 
 /** The backfill's job name: its runs in prediction.ingest_runs, and its lease (one backfill at a time). */
 export const BACKFILL_JOB = 'backfill';
@@ -26,7 +26,7 @@ export function registerBackfill(program: Command, deps: { getConfig: () => Read
   program
     .command('backfill')
     .description('store the events that ended since a time, with their results, from GET /events/closed (resumable)')
-    .requiredOption('--since <time>', `how far back: ${SINCE_FORMATS}`)
+    .requiredOption('--since <time>', `how far back: ${TIME_FORMATS}`)
     .option('--allow-upstream-change', 'write into a database that holds data from another PREDICTION_API_URL')
     .action(async (opts: { since: string; allowUpstreamChange?: boolean }) => {
       let since: Date;

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Config } from '../../config.js';
 import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { startSimulator, type SimulatorOptions, type WireShape } from '../../simulator/index.js';
-import { UpstreamMismatchError } from '../../sql/recordUpstream.js';
+import { DEMO_UPSTREAM_ID, UpstreamMismatchError } from '../../sql/recordUpstream.js';
 import { usageError } from '../cliError.js';
 import { runServiceUntilSignal } from '../runServiceUntilSignal.js';
 import { shapeOption } from './simulate.js';
@@ -37,10 +37,16 @@ const DEMO_RPM = 3_000;
 export function registerDemo(program: Command, deps: { getConfig: () => Readonly<Config> }): void {
   program
     .command('demo')
-    .description('run the service against the built-in simulator, on the embedded database: no key, no setup')
+    .description(
+      'run the service against the built-in simulator, on the database every command uses (the embedded one without DATABASE_URL): no key, no setup',
+    )
     .option(...shapeOption)
     .action(async ({ shape }: { shape: WireShape }) => {
       const base = deps.getConfig();
+      // The embedded server takes seconds to start (longer on a first run): a line at once says what happens.
+      process.stderr.write(
+        `prediction-ingest demo: starting a simulated upstream and ${base.databaseUrl === undefined ? 'the embedded Postgres' : 'the service on DATABASE_URL'}…\n`,
+      );
       const apiKey = `demo-${randomBytes(12).toString('hex')}`;
       const sim = await startSimulator({
         ...DEMO_WORLD,
@@ -65,9 +71,8 @@ export function registerDemo(program: Command, deps: { getConfig: () => Readonly
         };
         process.exitCode = await runServiceUntilSignal(Object.freeze(config), {
           // The simulator's port changes every run: it is one upstream all the same.
-          upstreamId: 'simulator (npm run demo)',
+          upstreamId: DEMO_UPSTREAM_ID,
           allowUpstreamChange: false,
-          embeddedDatabase: 'prediction_demo',
           onStarted: ({ databaseUrl, opsUrl }) => {
             // DATABASE_URL may hold a password: shown without it, and psql is pointed at the variable.
             const where = base.databaseUrl === undefined ? databaseUrl : withoutCredentials(databaseUrl);
@@ -77,6 +82,7 @@ export function registerDemo(program: Command, deps: { getConfig: () => Readonly
                 `prediction-ingest demo: a simulated upstream at ${sim.url} (world at ${DEMO_SPEED}x speed: its times are the wall clock's, its durations ${DEMO_SPEED}x shorter)`,
                 `  ${DEMO_WORLD.earlyCloses.events} events close in the first ${EARLY_CLOSES_WITHIN_SEC / DEMO_SPEED / 60} minutes and settle within a minute of closing`,
                 `  data arrives in ${where}`,
+                `  the commands read it there, now and after the demo: npm run cli -- status, plan, export --out <dir>${base.databaseUrl === undefined ? ' (with the same DATA_DIR)' : ''}`,
                 `  try:   ${psql} -c 'select market_id, title, status, implied_yes_probability, yes_spread_usd from analytics.market_latest limit 10'`,
                 `         ${psql} -c 'select * from prediction.ingest_runs order by run_id desc limit 5'`,
                 `  ops:   ${opsUrl}/metrics   ${opsUrl}/readyz`,
@@ -90,7 +96,9 @@ export function registerDemo(program: Command, deps: { getConfig: () => Readonly
         if (!(error instanceof UpstreamMismatchError)) throw error;
         throw usageError(
           `This database holds data from ${error.heldUpstream}: the demo would mix its simulated data into it. ` +
-            'Run the demo without DATABASE_URL (on its own embedded database), or point DATABASE_URL at an empty database',
+            (base.databaseUrl === undefined
+              ? 'Run the demo on an embedded database of its own, with another DATA_DIR (DATA_DIR=./data-demo npm run demo, and the same DATA_DIR for the commands that read it), or point DATABASE_URL at an empty database'
+              : 'Run the demo without DATABASE_URL (on the embedded database under DATA_DIR), or point DATABASE_URL at an empty database'),
         );
       } finally {
         await sim.stop();

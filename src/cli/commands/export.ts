@@ -12,8 +12,10 @@ import { daysOverlapping } from '../../export/utcDays.js';
 import { CliError, usageError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
-import { isoTimestamp, listOf, nonEmpty } from '../optionParsers.js';
+import { listOf, nonEmpty } from '../optionParsers.js';
+import { TIME_FORMATS, timeArgument } from '../parseTime.js';
 import { ROLE_SETTINGS } from '../../db/sessionSettings.js';
+import { HOW_TO_GET_DATA } from '../../domain/howToGetData.js';
 
 interface ExportCommandOptions {
   out: string;
@@ -35,8 +37,8 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
         'a second export into the same directory rewrites only the days that changed',
     )
     .requiredOption('--out <dir>', 'output directory (created if missing)', nonEmpty)
-    .option('--since <time>', 'history from the UTC day of this instant: ISO 8601, e.g. 2026-01-15 or 2026-01-15T12:00:00Z', isoTimestamp)
-    .option('--until <time>', 'history before this instant, through the end of its UTC day (ISO 8601)', isoTimestamp)
+    .option('--since <time>', `history from the UTC day of this instant: ${TIME_FORMATS}`, timeArgument)
+    .option('--until <time>', 'history before this instant, through the end of its UTC day (the same forms as --since)', timeArgument)
     .option(
       '--tables <list>',
       `comma-separated tables to export (default: ${DEFAULT_TABLES.join(',')}; also orderbook_levels, alias levels)`,
@@ -78,6 +80,19 @@ export function registerExport(program: Command, deps: { getConfig: () => Readon
         running.catch(() => {});
         const result = await Promise.race([running, untilAborted(stop.signal)]);
         process.stdout.write(summary(outDir, result));
+        if (result.tables.every((t) => t.filesWritten === 0 && t.unchanged === 0 && t.archived === 0)) {
+          // An empty database is not an export that worked: said, and a failure, so a script notices.
+          if (opts.since === undefined && opts.until === undefined) {
+            throw new CliError(
+              `nothing to export: the database holds no history (no data file written); ${HOW_TO_GET_DATA}`,
+              ExitCode.failure,
+            );
+          }
+          // A range with nothing in it is an answer: the files are absent because the history is.
+          process.stderr.write(
+            'prediction-ingest: the database holds no history in the range of --since and --until: no data file written\n',
+          );
+        }
       } catch (error) {
         if (stop.signal.aborted) {
           throw new CliError('export stopped by a signal; run it again to complete it', ExitCode.interrupted, { cause: error });

@@ -8,12 +8,13 @@ import { collectStatus } from '../../status/collectStatus.js';
 import { defaultThresholds } from '../../status/defaultThresholds.js';
 import { formatStatus } from '../../status/formatStatus.js';
 import { NotMigratedError } from '../../status/NotMigratedError.js';
-import { parseSince, SINCE_FORMATS } from '../../status/parseSince.js';
+import { selectServiceSettings } from '../../sql/serviceSettings.js';
 import type { Verdict } from '../../status/StatusReport.js';
 import { CliError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
 import { integer } from '../optionParsers.js';
+import { parseSince, TIME_FORMATS } from '../parseTime.js';
 
 const DEFAULT_SINCE = '24h';
 
@@ -46,7 +47,7 @@ export function registerStatus(program: Command, deps: { getConfig: () => Readon
     .option('--json', 'print one JSON document instead of text')
     .option(
       '--since <when>',
-      `start of the period the run, drift and quarantine counts cover, and in which a job's latest run failing (or degrading) counts: ${SINCE_FORMATS} (default: ${DEFAULT_SINCE})`,
+      `start of the period the run, drift and quarantine counts cover, and in which a job's latest run failing (or degrading) counts: ${TIME_FORMATS} (default: ${DEFAULT_SINCE})`,
       sinceArgument,
     )
     .option(
@@ -81,13 +82,18 @@ export function registerStatus(program: Command, deps: { getConfig: () => Readon
       try {
         // Ages are measured from here, once the database is at hand: starting an embedded server takes seconds.
         const at = new Date();
+        // The running service's rate, as it stored it (the demo's is not PREDICTION_RATE_LIMIT_RPM): the rate it is measured against.
+        const service = await selectServiceSettings(database.sql).catch((error: unknown) => {
+          if (NotMigratedError.from(error, false) !== undefined) return null;
+          throw error;
+        });
         const report = await collectStatus(database.sql, {
           at,
           since: parseSince(opts.since ?? DEFAULT_SINCE, at),
           thresholds,
           providers: config.providers,
           categories: config.categories,
-          rateLimitRpm: config.rateLimitRpm,
+          rateLimitRpm: service?.rateLimitRpm ?? config.rateLimitRpm,
           retentionMonths: config.retentionMonths,
         }).catch((error: unknown) => {
           throw error instanceof NotMigratedError ? new CliError(error.message, ExitCode.failure, { cause: error }) : error;
