@@ -15,7 +15,7 @@ export interface HealthFacts {
 }
 
 /**
- * The rules `status` exits by (README, "status"):
+ * The rules `status` exits by (docs/reference.md, "status"):
  * - no run of any job recorded: unhealthy (nothing was ever ingested; the other rules say nothing then);
  * - a job's latest run stamped with a time that is not finite (infinity): unhealthy;
  * - a job whose latest finished run finished since `since` and failed: unhealthy; degraded: degraded.
