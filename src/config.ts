@@ -15,18 +15,25 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** A positive integer, at most `max` where a larger one would overflow a timer or a date downstream. */
-const positiveInt = (name: string, max?: number) =>
+/** An integer from `min` (0 or 1) up to `max` if given, where a larger one would overflow a timer or a date downstream. */
+const boundedInt = (name: string, min: 0 | 1, max?: number) =>
   z.string().transform((raw, ctx) => {
     const trimmed = raw.trim();
     const n = Number(trimmed);
-    if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(n) || n <= 0 || (max !== undefined && n > max)) {
+    if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(n) || n < min || (max !== undefined && n > max)) {
       const range = max === undefined ? '' : ` up to ${max}`;
-      ctx.addIssue({ code: 'custom', message: `${name} must be a positive integer${range}, got ${JSON.stringify(raw)}` });
+      const kind = min === 0 ? 'a non-negative integer' : 'a positive integer';
+      ctx.addIssue({ code: 'custom', message: `${name} must be ${kind}${range}, got ${JSON.stringify(raw)}` });
       return z.NEVER;
     }
     return n;
   });
+
+/** A positive integer, at most `max` where a larger one would overflow a timer or a date downstream. */
+const positiveInt = (name: string, max?: number) => boundedInt(name, 1, max);
+
+/** ORDERBOOK_HOT_LISTING_PAGES' default (bench/capture.ts measured what it gives). */
+export const HOT_LISTING_PAGES_DEFAULT = 1;
 
 /** A day in seconds: the bound of settings that become timers (Node's longest timer is 24.8 days). */
 const DAY_SEC = 86_400;
@@ -333,6 +340,15 @@ const envSchema = z.object({
   /** Every open market's book is fetched at least this often, budget permitting (stalest first). Default 3600. */
   ORDERBOOK_MAX_AGE_SEC: positiveInt('ORDERBOOK_MAX_AGE_SEC', 365 * DAY_SEC).default(3600),
   /**
+   * Pages of each provider's busiest events (GET /events sorted by volume24hr, with their markets,
+   * PREDICTION_PAGE_SIZE events a page) each sweep reads before it orders its books. Their prices
+   * are stored like the crawl's, and a market whose listed top of book moved since its book was
+   * last fetched is fetched first: the markets that change most are caught between crawls. The
+   * pages come out of the sweep's share of the rate, one request each per provider. 0 turns it off.
+   * Default HOT_LISTING_PAGES_DEFAULT.
+   */
+  ORDERBOOK_HOT_LISTING_PAGES: boundedInt('ORDERBOOK_HOT_LISTING_PAGES', 0, 100).default(HOT_LISTING_PAGES_DEFAULT),
+  /**
    * Months of price, order-book and state history to keep besides the current one: older monthly
    * partitions are dropped whole (and recorded in prediction.dropped_partitions) when a crawl or a
    * sync ends. Unset: everything is kept (the default).
@@ -408,6 +424,8 @@ export interface Config {
   tradesSchedule: string;
   orderBookSchedule: string;
   orderBookMaxAgeSec: number;
+  /** ORDERBOOK_HOT_LISTING_PAGES: pages of the busiest events a sweep reads first, per provider. */
+  hotListingPages: number;
   /** PREDICTION_RETENTION_MONTHS; null keeps everything. */
   retentionMonths: number | null;
   /** PREDICTION_LEASE_TTL_SEC. */
@@ -461,6 +479,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     tradesSchedule: e.TRADES_SCHEDULE,
     orderBookSchedule: e.ORDERBOOK_SCHEDULE,
     orderBookMaxAgeSec: e.ORDERBOOK_MAX_AGE_SEC,
+    hotListingPages: e.ORDERBOOK_HOT_LISTING_PAGES,
     retentionMonths: e.PREDICTION_RETENTION_MONTHS ?? null,
     leaseTtlSec: e.PREDICTION_LEASE_TTL_SEC,
     clockToleranceSec: e.PREDICTION_CLOCK_TOLERANCE_SEC,

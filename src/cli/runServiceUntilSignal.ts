@@ -71,6 +71,7 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
       maxRejectedPercent: config.maxRejectedPercent,
       orderBookMaxAgeSec: config.orderBookMaxAgeSec,
       rateLimitRpm: config.rateLimitRpm,
+      hotListingPages: config.hotListingPages,
       retentionMonths: config.retentionMonths,
       leaseTtlSec: config.leaseTtlSec,
       clockToleranceMs: config.clockToleranceSec * 1000,

@@ -70,6 +70,7 @@ export function registerPlan(program: Command, deps: { getConfig: () => Readonly
           booksPerBatch: booksPerBatch(DEFAULT_BATCH_SIZE),
           // The service sweeps on its schedule at the plan's rate: the plan predicts what it captures.
           books: await selectBookCandidates(database.sql, config.providers, universe!.at),
+          sweepListingPages: config.hotListingPages * config.providers.length,
         });
         process.stdout.write(
           opts.json
