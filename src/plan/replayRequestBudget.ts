@@ -3,9 +3,10 @@ import { handOverAtMs } from '../sync/sweepOrderBooks.js';
 
 /**
  * What the replay is given: the client's limit, and for each job its ticks and what a run sends.
- * A crawl, trades or details run queues `requestsPerRun` requests at its tick; a sweep first reads
- * `listingPages` pages of the busiest events one after the other (readHotListings), then fetches
- * `targets` books in batches of `booksPerBatch`, as sweepOrderBooks does.
+ * A crawl, trades or details run queues `requestsPerRun` requests at its tick; a sweep fetches
+ * `targets` books in batches of `booksPerBatch`, as sweepOrderBooks does, and reads `listingPages`
+ * pages of the busiest events one after the other alongside (readHotListings): with answers taken
+ * to arrive at once, they go out first.
  */
 export interface ReplayInput {
   /** The client's queue: at most `requests` sends in any `windowMs` (its window and its margin). */
