@@ -32,8 +32,8 @@ const boundedInt = (name: string, min: 0 | 1, max?: number) =>
 /** A positive integer, at most `max` where a larger one would overflow a timer or a date downstream. */
 const positiveInt = (name: string, max?: number) => boundedInt(name, 1, max);
 
-/** ORDERBOOK_HOT_LISTING_PAGES' default (bench/capture.ts measured what it gives). */
-export const HOT_LISTING_PAGES_DEFAULT = 1;
+/** ORDERBOOK_HOT_EVENTS' default (bench/capture.ts measured what it gives): one full page a provider. */
+export const HOT_EVENTS_DEFAULT = 100;
 
 /** A day in seconds: the bound of settings that become timers (Node's longest timer is 24.8 days). */
 const DAY_SEC = 86_400;
@@ -340,14 +340,14 @@ const envSchema = z.object({
   /** Every open market's book is fetched at least this often, budget permitting (stalest first). Default 3600. */
   ORDERBOOK_MAX_AGE_SEC: positiveInt('ORDERBOOK_MAX_AGE_SEC', 365 * DAY_SEC).default(3600),
   /**
-   * Pages of each provider's busiest events (GET /events sorted by volume24hr, with their markets,
-   * PREDICTION_PAGE_SIZE events a page) each sweep reads before it orders its books. Their prices
-   * are stored like the crawl's, and a market whose listed top of book moved since its book was
-   * last fetched is fetched first: the markets that change most are caught between crawls. The
-   * pages come out of the sweep's share of the rate, one request each per provider. 0 turns it off.
-   * Default HOT_LISTING_PAGES_DEFAULT.
+   * Each provider's busiest events (GET /events sorted by volume24hr, with their markets, in pages
+   * of up to 100) each sweep reads alongside its books. Their prices are stored like the crawl's,
+   * and the books of the markets whose listed top of book moved since their last fetch are fetched
+   * next: the markets that change most are caught between crawls. The pages come out of the
+   * sweep's share of the rate: ceil(events / 100) requests a provider a sweep. 0 turns it off.
+   * Default HOT_EVENTS_DEFAULT (100), at most 1000.
    */
-  ORDERBOOK_HOT_LISTING_PAGES: boundedInt('ORDERBOOK_HOT_LISTING_PAGES', 0, 100).default(HOT_LISTING_PAGES_DEFAULT),
+  ORDERBOOK_HOT_EVENTS: boundedInt('ORDERBOOK_HOT_EVENTS', 0, 1000).default(HOT_EVENTS_DEFAULT),
   /**
    * Months of price, order-book and state history to keep besides the current one: older monthly
    * partitions are dropped whole (and recorded in prediction.dropped_partitions) when a crawl or a
@@ -424,8 +424,8 @@ export interface Config {
   tradesSchedule: string;
   orderBookSchedule: string;
   orderBookMaxAgeSec: number;
-  /** ORDERBOOK_HOT_LISTING_PAGES: pages of the busiest events a sweep reads first, per provider. */
-  hotListingPages: number;
+  /** ORDERBOOK_HOT_EVENTS: busiest events of each provider a sweep reads alongside its books. */
+  hotEvents: number;
   /** PREDICTION_RETENTION_MONTHS; null keeps everything. */
   retentionMonths: number | null;
   /** PREDICTION_LEASE_TTL_SEC. */
@@ -479,7 +479,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     tradesSchedule: e.TRADES_SCHEDULE,
     orderBookSchedule: e.ORDERBOOK_SCHEDULE,
     orderBookMaxAgeSec: e.ORDERBOOK_MAX_AGE_SEC,
-    hotListingPages: e.ORDERBOOK_HOT_LISTING_PAGES,
+    hotEvents: e.ORDERBOOK_HOT_EVENTS,
     retentionMonths: e.PREDICTION_RETENTION_MONTHS ?? null,
     leaseTtlSec: e.PREDICTION_LEASE_TTL_SEC,
     clockToleranceSec: e.PREDICTION_CLOCK_TOLERANCE_SEC,

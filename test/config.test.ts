@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, HOT_LISTING_PAGES_DEFAULT, parseConfig } from '../src/config.js';
+import { ConfigError, HOT_EVENTS_DEFAULT, parseConfig } from '../src/config.js';
 
 function catchError(fn: () => unknown): Error {
   try {
@@ -81,8 +81,8 @@ describe('parseConfig', () => {
     ['PREDICTION_LEASE_TTL_SEC', '10000000', 'PREDICTION_LEASE_TTL_SEC must be a positive integer up to 86400, got "10000000"'],
     ['EMBEDDED_PG_PORT', '70000', 'EMBEDDED_PG_PORT must be a positive integer up to 65535, got "70000"'],
     ['ORDERBOOK_MAX_AGE_SEC', '99999999999', 'ORDERBOOK_MAX_AGE_SEC must be a positive integer up to 31536000'],
-    ['ORDERBOOK_HOT_LISTING_PAGES', '-1', 'ORDERBOOK_HOT_LISTING_PAGES must be a non-negative integer up to 100, got "-1"'],
-    ['ORDERBOOK_HOT_LISTING_PAGES', '101', 'ORDERBOOK_HOT_LISTING_PAGES must be a non-negative integer up to 100, got "101"'],
+    ['ORDERBOOK_HOT_EVENTS', '-1', 'ORDERBOOK_HOT_EVENTS must be a non-negative integer up to 1000, got "-1"'],
+    ['ORDERBOOK_HOT_EVENTS', '1001', 'ORDERBOOK_HOT_EVENTS must be a non-negative integer up to 1000, got "1001"'],
     ['PREDICTION_RETENTION_MONTHS', '5000', 'PREDICTION_RETENTION_MONTHS must be a positive integer up to 1200, got "5000"'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of'],
     ['LOG_FORMAT', 'yaml', 'LOG_FORMAT must be one of auto, pretty, json, got "yaml"'],
@@ -91,10 +91,10 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ [name]: value })).toThrow(message);
   });
 
-  it('reads the busiest events a page a sweep by default, none with 0', () => {
-    expect(parseConfig({}).hotListingPages).toBe(HOT_LISTING_PAGES_DEFAULT);
-    expect(parseConfig({ ORDERBOOK_HOT_LISTING_PAGES: '0' }).hotListingPages).toBe(0);
-    expect(parseConfig({ ORDERBOOK_HOT_LISTING_PAGES: '3' }).hotListingPages).toBe(3);
+  it('reads a page of the busiest events a sweep by default, none with 0', () => {
+    expect(parseConfig({}).hotEvents).toBe(HOT_EVENTS_DEFAULT);
+    expect(parseConfig({ ORDERBOOK_HOT_EVENTS: '0' }).hotEvents).toBe(0);
+    expect(parseConfig({ ORDERBOOK_HOT_EVENTS: '3' }).hotEvents).toBe(3);
   });
 
   it('never echoes a database URL, which may hold a password', () => {

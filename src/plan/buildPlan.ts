@@ -31,8 +31,8 @@ export interface PlanRequest {
    */
   books?: readonly BookCandidate[];
   /**
-   * Listing pages each sweep reads before its books (ORDERBOOK_HOT_LISTING_PAGES for each
-   * provider): part of the sweep's requests, not of its book fetches. Default 0.
+   * Listing pages each sweep reads alongside its books (hotListingPages of ORDERBOOK_HOT_EVENTS,
+   * for each provider): part of the sweep's requests, not of its book fetches. Default 0.
    */
   sweepListingPages?: number;
 }

@@ -44,11 +44,11 @@ export interface JobSettings {
    */
   rateLimitRpm?: number | undefined;
   /**
-   * Pages of each provider's busiest events (by volume24hr) a sweep reads before it orders its
-   * books (ORDERBOOK_HOT_LISTING_PAGES): their listed prices mark the books that moved since the
-   * crawl. 0 or absent: none.
+   * Busiest events (by volume24hr) of each provider a sweep reads alongside its books
+   * (ORDERBOOK_HOT_EVENTS): the books whose listed prices moved since their last fetch are
+   * fetched next. 0 or absent: none.
    */
-  hotListingPages?: number | undefined;
+  hotEvents?: number | undefined;
 }
 
 /** Jobs whose every run must receive records: a crawl that lists nothing read its upstream wrong. */
@@ -109,8 +109,8 @@ export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext,
             : await withStatementDeadline(ctx.sql, 'reading the request rate', () => bookFetchRate(ctx.sql, 'orderbooks', rpm, ctx.now()));
         // Alongside the sweep, not before it: the sweep loses no time to them, and the books of the
         // markets they show moved are fetched as soon as they are stored.
-        const pages = settings.hotListingPages ?? 0;
-        const hot = pages > 0 ? readHotListings(ctx, pages) : undefined;
+        const events = settings.hotEvents ?? 0;
+        const hot = events > 0 ? readHotListings(ctx, events) : undefined;
         const movers = hot?.then((listed) => listedMovers(ctx, listed.marketIds));
         await sweepOrderBooks(ctx, { limit: null, maxAgeSec: settings.orderBookMaxAgeSec, deadline, fetchesPerSec, movers });
         // Its failure, if any, is the run's.

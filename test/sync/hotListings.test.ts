@@ -54,7 +54,7 @@ describe('the busiest events read before a sweep', () => {
 
     const seq = sim.requests.length;
     const ctx = await sweepContext(db.sql, client, { providers: KNOWN_PROVIDERS, now });
-    const { pages, marketIds } = await readHotListings(ctx, 1);
+    const { pages, marketIds } = await readHotListings(ctx, 5);
 
     // One page a provider, busiest first, with every market of each event.
     const sent = sim.requests.slice(seq);
@@ -87,10 +87,10 @@ describe('the busiest events read before a sweep', () => {
   it('are read by the sweep job alongside its books when set, the moved book fetched after they answer; not at all when 0', async () => {
     const now = () => new Date();
     const hotMarket = sim.world.marketsOf(busiestEvents('polymarket')[0]!.eventId).find((m) => m.status === 'open')!.marketId;
-    const sweepOnce = async (hotListingPages: number) => {
+    const sweepOnce = async (hotEvents: number) => {
       const seq = sim.requests.length;
       const ctx = await sweepContext(db.sql, client, { providers: KNOWN_PROVIDERS, now });
-      await jobWork('orderbooks', { orderBookMaxAgeSec: 3600, maxRejectedPercent: 5, rateLimitRpm: 600, hotListingPages })(
+      await jobWork('orderbooks', { orderBookMaxAgeSec: 3600, maxRejectedPercent: 5, rateLimitRpm: 600, hotEvents })(
         ctx,
         new Date(Date.now() + 3_000),
       );
@@ -103,7 +103,7 @@ describe('the busiest events read before a sweep', () => {
     sim.world.step(30);
     sim.world.setPrice(hotMarket, { buyYesPriceUsd: 610_000, sellYesPriceUsd: 590_000 });
     const before = await pricingRows(hotMarket);
-    const on = await sweepOnce(1);
+    const on = await sweepOnce(5);
     const listings = on.filter((r) => r.path.endsWith('/events'));
     expect(listings).toHaveLength(KNOWN_PROVIDERS.length);
     expect(listings.every((r) => new URLSearchParams(r.query).get('sortBy') === 'volume24hr')).toBe(true);
