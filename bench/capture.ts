@@ -24,6 +24,7 @@ import { startSimulator } from '../src/simulator/index.js';
 import { contentHash } from '../src/sql/recordOrderBooks.js';
 import { log, printTable, section } from './support/report.js';
 import { bookInformation } from '../src/plan/bookInformation.js';
+import { HOT_EVENTS_DEFAULT } from '../src/config.js';
 import { allocateBooks } from '../src/sync/bookSchedule.js';
 import { weightedFreshness } from '../src/sync/fetchAllocation.js';
 import { selectBookCandidates } from '../src/sql/selectBookCandidates.js';
@@ -41,8 +42,6 @@ import {
 } from './support/freshness.js';
 
 const API_KEY = 'bench-capture-key';
-/** The bench world lists 126 events (61 and 65 a provider): its busiest 10 of each hold 59 % of its changes. */
-const BENCH_HOT_EVENTS = 10;
 /** The sweep's period of each profile, s. */
 const PERIOD_SEC: Record<number, number> = { 60: 20, 600: 10, 3000: 5 };
 
@@ -105,7 +104,7 @@ function parseArgs(argv: readonly string[]) {
     runs: 2,
     markets: undefined as number | undefined,
     warmSec: undefined as number | undefined,
-    hotEvents: BENCH_HOT_EVENTS,
+    hotEvents: HOT_EVENTS_DEFAULT,
     serverUrl: DEFAULT_SERVER_URL,
     once: false,
   };

@@ -32,8 +32,12 @@ const boundedInt = (name: string, min: 0 | 1, max?: number) =>
 /** A positive integer, at most `max` where a larger one would overflow a timer or a date downstream. */
 const positiveInt = (name: string, max?: number) => boundedInt(name, 1, max);
 
-/** ORDERBOOK_HOT_EVENTS' default (bench/capture.ts measured what it gives): one full page a provider. */
-export const HOT_EVENTS_DEFAULT = 100;
+/**
+ * ORDERBOOK_HOT_EVENTS' default: none. bench/capture.ts measured no gain in Fv or C from reading
+ * the busiest events every sweep, within the spread of its runs, for 1-2 % of the book budget
+ * (bench/README.md); 100 reads a page of each provider's busiest events a sweep.
+ */
+export const HOT_EVENTS_DEFAULT = 0;
 
 /** A day in seconds: the bound of settings that become timers (Node's longest timer is 24.8 days). */
 const DAY_SEC = 86_400;
@@ -345,7 +349,7 @@ const envSchema = z.object({
    * and the books of the markets whose listed top of book moved since their last fetch are fetched
    * next: the markets that change most are caught between crawls. The pages come out of the
    * sweep's share of the rate: ceil(events / 100) requests a provider a sweep. 0 turns it off.
-   * Default HOT_EVENTS_DEFAULT (100), at most 1000.
+   * Default HOT_EVENTS_DEFAULT (0), at most 1000.
    */
   ORDERBOOK_HOT_EVENTS: boundedInt('ORDERBOOK_HOT_EVENTS', 0, 1000).default(HOT_EVENTS_DEFAULT),
   /**

@@ -91,10 +91,11 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ [name]: value })).toThrow(message);
   });
 
-  it('reads a page of the busiest events a sweep by default, none with 0', () => {
+  it('reads none of the busiest events between crawls by default, as many as set otherwise', () => {
     expect(parseConfig({}).hotEvents).toBe(HOT_EVENTS_DEFAULT);
+    expect(HOT_EVENTS_DEFAULT).toBe(0);
     expect(parseConfig({ ORDERBOOK_HOT_EVENTS: '0' }).hotEvents).toBe(0);
-    expect(parseConfig({ ORDERBOOK_HOT_EVENTS: '3' }).hotEvents).toBe(3);
+    expect(parseConfig({ ORDERBOOK_HOT_EVENTS: '100' }).hotEvents).toBe(100);
   });
 
   it('never echoes a database URL, which may hold a password', () => {

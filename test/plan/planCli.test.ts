@@ -78,7 +78,7 @@ describe('cli plan', () => {
     expect(used).toBeGreaterThan(0.99 * plan.budgetPerMinute);
     expect(used).toBeLessThan(1.02 * plan.budgetPerMinute);
     expect(plan.information).toMatchObject({ openMarkets: universe.openMarkets });
-    // The sweep's requests less the busiest events' pages it reads (one a provider a sweep by default).
+    // The sweep's requests less the busiest events' pages it reads (none by default).
     const pagesPerMinute = (hotListingPages(HOT_EVENTS_DEFAULT) * KNOWN_PROVIDERS.length * 60) / plan.phases[2]!.everySec;
     expect(plan.information!.fetchesPerSec).toBeCloseTo((plan.phases[2]!.requestsPerMinute - pagesPerMinute) / 60, 6);
     expect(plan.information!.predictedFv).toBeGreaterThan(0);
