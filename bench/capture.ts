@@ -3,7 +3,7 @@
  * of heavy-tailed activity and measures what it captured against the world's true states. Run on
  * demand, never in tests:
  *
- *   npx tsx bench/capture.ts [--rpm 60,600,3000] [--runs 2] [--markets 600] [--db postgres://...] [--once]
+ *   npx tsx bench/capture.ts [--rpm 60,600,3000] [--runs 2] [--markets N] [--warm S] [--hot-events N] [--db postgres://...] [--once]
  *
  * For each rate and run: a scratch database, a simulator in real time (Zipf change rates, the
  * busiest every 2 s), the service at that plan's rate with schedules scaled to it, a warm-up, then
@@ -12,6 +12,7 @@
  * log with the same number of book fetches. `--once` runs the sweep without the plan's rate (each
  * book at most once a sweep), as before the schedule. See bench/README.md.
  */
+import { loadavg } from 'node:os';
 import { createPredictionClient } from '../src/api/client/index.js';
 import { parseOrderBook } from '../src/api/parse.js';
 import { KNOWN_PROVIDERS } from '../src/domain/types.js';
@@ -23,6 +24,9 @@ import { startSimulator } from '../src/simulator/index.js';
 import { contentHash } from '../src/sql/recordOrderBooks.js';
 import { log, printTable, section } from './support/report.js';
 import { bookInformation } from '../src/plan/bookInformation.js';
+import { HOT_EVENTS_DEFAULT } from '../src/config.js';
+import { allocateBooks } from '../src/sync/bookSchedule.js';
+import { weightedFreshness } from '../src/sync/fetchAllocation.js';
 import { selectBookCandidates } from '../src/sql/selectBookCandidates.js';
 import { DEFAULT_BATCH_SIZE } from '../src/sync/runJob.js';
 import { sweepBatch } from '../src/sync/sweepOrderBooks.js';
@@ -42,19 +46,27 @@ const API_KEY = 'bench-capture-key';
 const PERIOD_SEC: Record<number, number> = { 60: 20, 600: 10, 3000: 5 };
 
 /** Schedules scaled to each rate, so a run finishes in a few minutes; warm-up and measured window, s. */
-const PROFILES: Record<number, { schedules: Record<JobName, string>; warmSec: number; measureSec: number }> = {
+/**
+ * At 60 rpm the sweep fetches under a book a second: 600 books take 12 minutes to fetch once, so
+ * the profile's world is a tenth of the others', its busiest market as busy, and its warm-up long
+ * enough for each book to be fetched a few times first.
+ */
+const PROFILES: Record<number, { schedules: Record<JobName, string>; markets: number; warmSec: number; measureSec: number }> = {
   60: {
     schedules: { crawl: '*/60 * * * * *', details: '30 */2 * * * *', trades: '0 * * * * *', orderbooks: '*/20 * * * * *' },
-    warmSec: 90,
-    measureSec: 150,
+    markets: 60,
+    warmSec: 180,
+    measureSec: 180,
   },
   600: {
     schedules: { crawl: '*/20 * * * * *', details: '*/60 * * * * *', trades: '0 * * * * *', orderbooks: '*/10 * * * * *' },
+    markets: 600,
     warmSec: 60,
     measureSec: 150,
   },
   3000: {
     schedules: { crawl: '*/10 * * * * *', details: '*/30 * * * * *', trades: '0 * * * * *', orderbooks: '*/5 * * * * *' },
+    markets: 600,
     warmSec: 45,
     measureSec: 120,
   },
@@ -71,22 +83,44 @@ interface RunResult {
   budgetUsed: number;
   tooMany: number;
   changesPerSec: number;
+  /** Listing pages of the busiest events the sweeps read (sortBy=volume24hr), in `listings` too. */
+  hotListings: number;
   /** plan's predicted Fv (bookInformation) from the database at the window's end. */
   predictedFv: number;
+  /** Fv of the same allocation with the world's true rates (G(λ, f) of each market, weighted by λ). */
+  allocatedFvTrue: number;
+  /** Fv of each market's fetches in the window (its count over the window) with the true rates, as if evenly spaced. */
+  realizedFvTrue: number;
+  /** Fv expected at the fetches' actual times with the true rates: a Poisson book is fresh e^(−λ·age) after a fetch. */
+  timedFvTrue: number;
+  /** Sum of the estimated change rates over the true ones, all markets and the busiest tenth. */
+  rateRatio: number;
+  topRateRatio: number;
 }
 
 function parseArgs(argv: readonly string[]) {
-  const out = { rpms: [60, 600, 3000], runs: 2, markets: 600, serverUrl: DEFAULT_SERVER_URL, once: false };
+  const out = {
+    rpms: [60, 600, 3000],
+    runs: 2,
+    markets: undefined as number | undefined,
+    warmSec: undefined as number | undefined,
+    hotEvents: HOT_EVENTS_DEFAULT,
+    serverUrl: DEFAULT_SERVER_URL,
+    once: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--rpm') out.rpms = (argv[++i] ?? '').split(',').map(Number);
     else if (a === '--runs') out.runs = Number(argv[++i]);
     else if (a === '--markets') out.markets = Number(argv[++i]);
+    else if (a === '--warm') out.warmSec = Number(argv[++i]);
+    else if (a === '--hot-events') out.hotEvents = Number(argv[++i]);
     else if (a === '--db') out.serverUrl = argv[++i] ?? '';
     else if (a === '--once') out.once = true;
     else throw new Error(`unknown argument ${a}; see the header of bench/capture.ts`);
   }
   for (const rpm of out.rpms) if (!PROFILES[rpm]) throw new Error(`--rpm takes ${Object.keys(PROFILES).join(', ')}; got ${rpm}`);
+  if (!Number.isInteger(out.hotEvents) || out.hotEvents < 0) throw new Error(`--hot-events takes a whole number; got ${out.hotEvents}`);
   return out;
 }
 
@@ -98,10 +132,11 @@ function keyOf(marketId: string, bookJson: string): string {
 
 async function captureRun(rpm: number, run: number, options: ReturnType<typeof parseArgs>): Promise<RunResult> {
   const profile = PROFILES[rpm]!;
+  const warmSec = options.warmSec ?? profile.warmSec;
   const db = await createScratch(options.serverUrl, `bench_capture_${rpm}_${run}`);
   const sim = await startSimulator({
     seed: 100 + run,
-    markets: options.markets,
+    markets: options.markets ?? profile.markets,
     clock: 'realtime',
     stepEveryMs: 100,
     newEventsPerDay: 0,
@@ -123,10 +158,11 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
     maxRejectedPercent: 5,
     orderBookMaxAgeSec: 3600,
     ...(options.once ? {} : { rateLimitRpm: rpm }),
+    hotEvents: options.hotEvents,
     ops: { host: '127.0.0.1', port: 0 },
   });
   const startMs = Date.now();
-  const fromMs = startMs + profile.warmSec * 1000;
+  const fromMs = startMs + warmSec * 1000;
   const toMs = fromMs + profile.measureSec * 1000;
   try {
     await new Promise((resolve) => setTimeout(resolve, toMs - Date.now() + 2_000));
@@ -135,7 +171,8 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
     await client.close();
   }
   const activity = sim.world.activity!;
-  const requests = sim.requests.filter((r) => r.timeMs >= fromMs && r.timeMs < toMs);
+  const allRequests = [...sim.requests];
+  const requests = allRequests.filter((r) => r.timeMs >= fromMs && r.timeMs < toMs);
   await sim.stop();
 
   // The truth: every market open through the window, its states as content keys.
@@ -155,16 +192,55 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
   }
   const windowSec = profile.measureSec;
   const bookRequests = requests.filter((r) => r.path.includes('/orderbook/') && r.status === 200).length;
-  // plan's prediction from what the database holds at the end (its estimated rates), at the measured book rate.
-  const predicted = await withDb(db, async (sql) =>
-    bookInformation(await selectBookCandidates(sql, KNOWN_PROVIDERS, new Date(toMs)), {
+  // plan's prediction from what the database holds at the end (its estimated rates), at the measured
+  // book rate; and the same allocation, and the fetches each market got, with the true rates.
+  const fetchesPerSec = bookRequests / windowSec;
+  const fetchedInWindow = new Map<string, number>();
+  // Every answered book fetch's time by market, the window's and before, for the expected freshness at those times.
+  const fetchTimes = new Map<string, number[]>();
+  for (const r of allRequests) {
+    if (r.status !== 200 || !r.path.includes('/orderbook/') || r.timeMs >= toMs) continue;
+    const id = decodeURIComponent(r.path.slice(r.path.lastIndexOf('/') + 1));
+    fetchTimes.set(id, [...(fetchTimes.get(id) ?? []), r.timeMs]);
+    if (r.timeMs >= fromMs) fetchedInWindow.set(id, (fetchedInWindow.get(id) ?? 0) + 1);
+  }
+  const predicted = await withDb(db, async (sql) => {
+    const candidates = await selectBookCandidates(sql, KNOWN_PROVIDERS, new Date(toMs));
+    const options = {
       nowMs: toMs,
       sweepEverySec: PERIOD_SEC[rpm]!,
-      fetchesPerSec: bookRequests / windowSec,
+      fetchesPerSec,
       maxAgeSec: 3600,
-      booksPerBatch: sweepBatch(DEFAULT_BATCH_SIZE, bookRequests / windowSec),
-    }),
-  );
+      booksPerBatch: sweepBatch(DEFAULT_BATCH_SIZE, fetchesPerSec),
+    };
+    const info = bookInformation(candidates, options);
+    const { ratesPerSec, allocation } = allocateBooks(candidates, {
+      ...options,
+      horizonSec: options.sweepEverySec,
+      batchSize: options.booksPerBatch,
+    });
+    // The rate of content changes (what a fetch can see): some of the world's changes leave the stored book as it was.
+    const contentRate = (id: string) => {
+      const book = truth.get(id);
+      return book === undefined ? 0 : (book.atMs.length - 1) / ((toMs - startMs) / 1000);
+    };
+    const trueRates = Float64Array.from(candidates, (c) => contentRate(c.marketId));
+    const realized = Float64Array.from(candidates, (c) => (fetchedInWindow.get(c.marketId) ?? 0) / windowSec);
+    const busiest = [...trueRates.keys()].sort((a, b) => trueRates[b]! - trueRates[a]!).slice(0, Math.ceil(trueRates.length / 10));
+    const sum = (xs: Iterable<number>) => [...xs].reduce((a, b) => a + b, 0);
+    return {
+      predictedFv: info.predictedFv,
+      allocatedFvTrue: weightedFreshness(trueRates, allocation.fetchesPerSec),
+      realizedFvTrue: weightedFreshness(trueRates, realized),
+      timedFvTrue: timedFreshness(
+        candidates.map((c) => [contentRate(c.marketId), fetchTimes.get(c.marketId) ?? []] as const),
+        fromMs,
+        toMs,
+      ),
+      rateRatio: sum(ratesPerSec) / sum(trueRates),
+      topRateRatio: sum(busiest.map((i) => ratesPerSec[i]!)) / sum(busiest.map((i) => trueRates[i]!)),
+    };
+  });
   const stored = await withDb(db, async (sql) => {
     const rows = await sql<{ market_id: string; observed_ms: number; last_ms: number; content_hash: string }[]>`
       select market_id, (extract(epoch from observed_at) * 1000)::float8 as observed_ms,
@@ -193,12 +269,39 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
     best: measurePeriodic(truth, bestForFv(truth, bookFetches, windowSec), window, run),
     bookFetches,
     listings: requests.filter((r) => isListing(r.path)).length,
+    hotListings: requests.filter((r) => isListing(r.path) && r.query.includes('sortBy=volume24hr')).length,
     details: requests.filter((r) => !isBook(r.path) && !isListing(r.path)).length,
     budgetUsed: requests.filter((r) => r.accepted).length / ((rpm * windowSec) / 60),
     tooMany: requests.filter((r) => r.status === 429).length,
     changesPerSec: changes / windowSec,
-    predictedFv: predicted.predictedFv,
+    ...predicted,
   };
+}
+
+/** Σ λ·(expected fresh share over the window given the fetch times) / Σ λ. */
+function timedFreshness(markets: readonly (readonly [number, readonly number[]])[], fromMs: number, toMs: number): number {
+  let num = 0;
+  let den = 0;
+  for (const [rate, times] of markets) {
+    if (rate <= 0) continue;
+    // ∫ e^(−λ(t − s)) dt over each stretch from a fetch (or the window's start, never fetched: 0) to the next.
+    let fresh = 0;
+    let last = -Infinity;
+    for (const t of times) if (t < fromMs) last = t;
+    const inWindow = times.filter((t) => t >= fromMs && t < toMs);
+    const bounds = [fromMs, ...inWindow, toMs];
+    for (let k = 0; k + 1 < bounds.length; k++) {
+      const from = bounds[k]!;
+      const to = bounds[k + 1]!;
+      const since = k === 0 ? last : from;
+      if (!Number.isFinite(since)) continue;
+      const l = rate / 1000;
+      fresh += (Math.exp(-l * (from - since)) - Math.exp(-l * (to - since))) / l;
+    }
+    num += rate * (fresh / (toMs - fromMs));
+    den += rate;
+  }
+  return den === 0 ? 1 : num / den;
 }
 
 const f3 = (x: number) => x.toFixed(3);
@@ -207,7 +310,9 @@ const spread = (xs: readonly number[]) => (xs.length < 2 ? f3(xs[0]!) : `${f3(Ma
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   console.log(
-    `# information per request — ${new Date().toISOString()}, Node ${process.version}, ${options.markets} markets, ${options.runs} runs a rate${options.once ? ', --once' : ''}`,
+    `# information per request — ${new Date().toISOString()}, Node ${process.version}, ${options.markets ?? "the profile's"} markets, ${options.runs} runs a rate, ${options.hotEvents} hot events${options.once ? ', --once' : ''}; load ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
   );
   const results: RunResult[] = [];
   for (const rpm of options.rpms) {
@@ -216,7 +321,7 @@ async function main(): Promise<void> {
       const r = await captureRun(rpm, run, options);
       results.push(r);
       log(
-        `  F ${f3(r.service.F)} Fv ${f3(r.service.Fv)} C ${f3(r.service.C)}; Fv/best ${f3(r.service.Fv / r.best.Fv)}; books ${r.bookFetches}, budget ${f3(r.budgetUsed)}, 429 ${r.tooMany}`,
+        `  F ${f3(r.service.F)} Fv ${f3(r.service.Fv)} C ${f3(r.service.C)}; Fv/best ${f3(r.service.Fv / r.best.Fv)}; plan Fv ${f3(r.predictedFv)} (alloc λ ${f3(r.allocatedFvTrue)}, fetched λ ${f3(r.realizedFvTrue)}, timed λ ${f3(r.timedFvTrue)}, λ̂/λ ${f3(r.rateRatio)}, top ${f3(r.topRateRatio)}); books ${r.bookFetches}, hot ${r.hotListings}, budget ${f3(r.budgetUsed)}, 429 ${r.tooMany}; load ${loadavg()[0]!.toFixed(2)}`,
       );
     }
   }
@@ -235,8 +340,14 @@ async function main(): Promise<void> {
       'C',
       'C best',
       'plan Fv',
+      'Fv alloc λ',
+      'Fv fetched λ',
+      'Fv timed λ',
+      'λ̂/λ',
+      'λ̂/λ top',
       'books',
       'listings',
+      'hot',
       'details',
       'budget',
       '429',
@@ -254,8 +365,14 @@ async function main(): Promise<void> {
       f3(r.service.C),
       f3(r.best.C),
       f3(r.predictedFv),
+      f3(r.allocatedFvTrue),
+      f3(r.realizedFvTrue),
+      f3(r.timedFvTrue),
+      f3(r.rateRatio),
+      f3(r.topRateRatio),
       r.bookFetches,
       r.listings,
+      r.hotListings,
       r.details,
       f3(r.budgetUsed),
       r.tooMany,

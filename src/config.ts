@@ -17,18 +17,29 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** A positive integer, at most `max` where a larger one would overflow a timer or a date downstream. */
-const positiveInt = (name: string, max?: number) =>
+/** An integer from `min` (0 or 1) up to `max` if given, where a larger one would overflow a timer or a date downstream. */
+const boundedInt = (name: string, min: 0 | 1, max?: number) =>
   z.string().transform((raw, ctx) => {
     const trimmed = raw.trim();
     const n = Number(trimmed);
-    if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(n) || n <= 0 || (max !== undefined && n > max)) {
+    if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(n) || n < min || (max !== undefined && n > max)) {
       const range = max === undefined ? '' : ` up to ${max}`;
-      ctx.addIssue({ code: 'custom', message: `${name} must be a positive integer${range}, got ${JSON.stringify(raw)}` });
+      const kind = min === 0 ? 'a non-negative integer' : 'a positive integer';
+      ctx.addIssue({ code: 'custom', message: `${name} must be ${kind}${range}, got ${JSON.stringify(raw)}` });
       return z.NEVER;
     }
     return n;
   });
+
+/** A positive integer, at most `max` where a larger one would overflow a timer or a date downstream. */
+const positiveInt = (name: string, max?: number) => boundedInt(name, 1, max);
+
+/**
+ * ORDERBOOK_HOT_EVENTS' default: none. bench/capture.ts measured no gain in Fv or C from reading
+ * the busiest events every sweep, within the spread of its runs, for 1-2 % of the book budget
+ * (bench/README.md); 100 reads a page of each provider's busiest events a sweep.
+ */
+export const HOT_EVENTS_DEFAULT = 0;
 
 /** A day in seconds: the bound of settings that become timers (Node's longest timer is 24.8 days). */
 const DAY_SEC = 86_400;
@@ -341,6 +352,15 @@ const envSchema = z.object({
   /** Every open market's book is fetched at least this often, budget permitting (stalest first). Default 3600. */
   ORDERBOOK_MAX_AGE_SEC: positiveInt('ORDERBOOK_MAX_AGE_SEC', 365 * DAY_SEC).default(3600),
   /**
+   * Each provider's busiest events (GET /events sorted by volume24hr, with their markets, in pages
+   * of up to 100) each sweep reads alongside its books. Their prices are stored like the crawl's,
+   * and the books of the markets whose listed top of book moved since their last fetch are fetched
+   * next: the markets that change most are caught between crawls. The pages come out of the
+   * sweep's share of the rate: ceil(events / 100) requests a provider a sweep. 0 turns it off.
+   * Default HOT_EVENTS_DEFAULT (0), at most 1000.
+   */
+  ORDERBOOK_HOT_EVENTS: boundedInt('ORDERBOOK_HOT_EVENTS', 0, 1000).default(HOT_EVENTS_DEFAULT),
+  /**
    * Months of price, order-book and state history to keep besides the current one: older monthly
    * partitions are dropped whole (and recorded in prediction.dropped_partitions) when a crawl or a
    * sync ends. Unset: everything is kept (the default).
@@ -416,6 +436,8 @@ export interface Config {
   tradesSchedule: string;
   orderBookSchedule: string;
   orderBookMaxAgeSec: number;
+  /** ORDERBOOK_HOT_EVENTS: busiest events of each provider a sweep reads alongside its books. */
+  hotEvents: number;
   /** PREDICTION_RETENTION_MONTHS; null keeps everything. */
   retentionMonths: number | null;
   /** PREDICTION_LEASE_TTL_SEC. */
@@ -469,6 +491,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
     tradesSchedule: e.TRADES_SCHEDULE,
     orderBookSchedule: e.ORDERBOOK_SCHEDULE,
     orderBookMaxAgeSec: e.ORDERBOOK_MAX_AGE_SEC,
+    hotEvents: e.ORDERBOOK_HOT_EVENTS,
     retentionMonths: e.PREDICTION_RETENTION_MONTHS ?? null,
     leaseTtlSec: e.PREDICTION_LEASE_TTL_SEC,
     clockToleranceSec: e.PREDICTION_CLOCK_TOLERANCE_SEC,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../src/config.js';
+import { ConfigError, HOT_EVENTS_DEFAULT, parseConfig } from '../src/config.js';
 
 function catchError(fn: () => unknown): Error {
   try {
@@ -81,12 +81,21 @@ describe('parseConfig', () => {
     ['PREDICTION_LEASE_TTL_SEC', '10000000', 'PREDICTION_LEASE_TTL_SEC must be a positive integer up to 86400, got "10000000"'],
     ['EMBEDDED_PG_PORT', '70000', 'EMBEDDED_PG_PORT must be a positive integer up to 65535, got "70000"'],
     ['ORDERBOOK_MAX_AGE_SEC', '99999999999', 'ORDERBOOK_MAX_AGE_SEC must be a positive integer up to 31536000'],
+    ['ORDERBOOK_HOT_EVENTS', '-1', 'ORDERBOOK_HOT_EVENTS must be a non-negative integer up to 1000, got "-1"'],
+    ['ORDERBOOK_HOT_EVENTS', '1001', 'ORDERBOOK_HOT_EVENTS must be a non-negative integer up to 1000, got "1001"'],
     ['PREDICTION_RETENTION_MONTHS', '5000', 'PREDICTION_RETENTION_MONTHS must be a positive integer up to 1200, got "5000"'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of'],
     ['LOG_FORMAT', 'yaml', 'LOG_FORMAT must be one of auto, pretty, json, got "yaml"'],
   ])('names %s in the error for %j', (name, value, message) => {
     expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => parseConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('reads none of the busiest events between crawls by default, as many as set otherwise', () => {
+    expect(parseConfig({}).hotEvents).toBe(HOT_EVENTS_DEFAULT);
+    expect(HOT_EVENTS_DEFAULT).toBe(0);
+    expect(parseConfig({ ORDERBOOK_HOT_EVENTS: '0' }).hotEvents).toBe(0);
+    expect(parseConfig({ ORDERBOOK_HOT_EVENTS: '100' }).hotEvents).toBe(100);
   });
 
   it('never echoes a database URL, which may hold a password', () => {

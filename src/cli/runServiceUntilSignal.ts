@@ -70,6 +70,7 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
       maxRejectedPercent: config.maxRejectedPercent,
       orderBookMaxAgeSec: config.orderBookMaxAgeSec,
       rateLimitRpm: config.rateLimitRpm,
+      hotEvents: config.hotEvents,
       retentionMonths: config.retentionMonths,
       leaseTtlSec: config.leaseTtlSec,
       clockToleranceMs: config.clockToleranceSec * 1000,

@@ -30,6 +30,11 @@ export interface PlanRequest {
    * fills its time to its hand-over, hot books several times; and the plan predicts F, Fv and C.
    */
   books?: readonly BookCandidate[];
+  /**
+   * Listing pages each sweep reads alongside its books (hotListingPages of ORDERBOOK_HOT_EVENTS,
+   * for each provider): part of the sweep's requests, not of its book fetches. Default 0.
+   */
+  sweepListingPages?: number;
 }
 
 export interface PhasePlan {
@@ -102,6 +107,7 @@ export function buildPlan(request: PlanRequest): Plan {
       ticksMs: ticks.orderbooks,
       targets: request.books && universe.openMarkets > 0 ? SCHEDULED_SWEEP_TARGETS : universe.openMarkets,
       booksPerBatch: request.booksPerBatch,
+      listingPages: request.sweepListingPages ?? 0,
     },
     measureFromMs,
     endMs: measureFromMs + measureMs,
@@ -145,7 +151,7 @@ export function buildPlan(request: PlanRequest): Plan {
       ? bookInformation(request.books, {
           nowMs: universe.at.getTime(),
           sweepEverySec: sweepEveryMs / 1000,
-          fetchesPerSec: perMinute(replay.requests.orderbooks) / 60,
+          fetchesPerSec: perMinute(replay.requests.orderbooks - replay.sweepListingPages) / 60,
           maxAgeSec: request.orderBookMaxAgeSec,
           booksPerBatch: request.booksPerBatch,
         })

@@ -3,8 +3,10 @@ import { handOverAtMs } from '../sync/sweepOrderBooks.js';
 
 /**
  * What the replay is given: the client's limit, and for each job its ticks and what a run sends.
- * A crawl, trades or details run queues `requestsPerRun` requests at its tick; a sweep fetches `targets`
- * books in batches of `booksPerBatch`, as sweepOrderBooks does.
+ * A crawl, trades or details run queues `requestsPerRun` requests at its tick; a sweep fetches
+ * `targets` books in batches of `booksPerBatch`, as sweepOrderBooks does, and reads `listingPages`
+ * pages of the busiest events one after the other alongside (readHotListings): with answers taken
+ * to arrive at once, they go out first.
  */
 export interface ReplayInput {
   /** The client's queue: at most `requests` sends in any `windowMs` (its window and its margin). */
@@ -12,7 +14,7 @@ export interface ReplayInput {
   crawl: { ticksMs: readonly number[]; requestsPerRun: number };
   trades: { ticksMs: readonly number[]; requestsPerRun: number };
   details: { ticksMs: readonly number[]; requestsPerRun: number };
-  orderbooks: { ticksMs: readonly number[]; targets: number; booksPerBatch: number };
+  orderbooks: { ticksMs: readonly number[]; targets: number; booksPerBatch: number; listingPages?: number };
   /** Requests sent and sweeps started from here on are reported; the replay before it fills the window as a running service has. */
   measureFromMs: number;
   endMs: number;
@@ -29,6 +31,8 @@ export interface ReplayedSweep {
 export interface ReplayResult {
   /** Requests each job sent in [measureFromMs, endMs). */
   requests: Record<JobName, number>;
+  /** Of the sweeps' requests, the listing pages they read before their books. */
+  sweepListingPages: number;
   /** Ticks in that span that found their job still running, and were skipped. */
   skippedTicks: Record<JobName, number>;
   ticks: Record<JobName, number>;
@@ -64,7 +68,11 @@ export function replayRequestBudget(input: ReplayInput): ReplayResult {
   // Requests still to send by each job's current run; a sweep's are those of its batch in flight.
   const waiting = zeroes();
   const running: Record<JobName, boolean> = { crawl: false, trades: false, details: false, orderbooks: false };
-  const sweep = { startMs: 0, handOverMs: 0, targetsLeft: 0, books: 0 };
+  const sweep = { startMs: 0, handOverMs: 0, targetsLeft: 0, books: 0, pagesLeft: 0 };
+  let sweepListingPages = 0;
+  const nextBatch = () => {
+    waiting.orderbooks = sweep.pagesLeft > 0 ? 1 : Math.min(input.orderbooks.booksPerBatch, sweep.targetsLeft);
+  };
   const endSweep = (atMs: number) => {
     running.orderbooks = false;
     if (measured(sweep.startMs)) sweeps.push({ startMs: sweep.startMs, endMs: atMs, books: sweep.books, cutShort: sweep.targetsLeft > 0 });
@@ -77,8 +85,14 @@ export function replayRequestBudget(input: ReplayInput): ReplayResult {
       return;
     }
     if (job === 'orderbooks') {
-      Object.assign(sweep, { startMs: atMs, handOverMs: handOverAtMs(atMs, nextMs), targetsLeft: input.orderbooks.targets, books: 0 });
-      waiting.orderbooks = Math.min(input.orderbooks.booksPerBatch, sweep.targetsLeft);
+      Object.assign(sweep, {
+        startMs: atMs,
+        handOverMs: handOverAtMs(atMs, nextMs),
+        targetsLeft: input.orderbooks.targets,
+        books: 0,
+        pagesLeft: input.orderbooks.listingPages ?? 0,
+      });
+      nextBatch();
       running.orderbooks = waiting.orderbooks > 0;
       if (!running.orderbooks) endSweep(atMs);
     } else {
@@ -94,12 +108,18 @@ export function replayRequestBudget(input: ReplayInput): ReplayResult {
       running[job] = waiting[job] > 0;
       return;
     }
-    sweep.targetsLeft -= 1;
-    sweep.books += 1;
+    if (sweep.pagesLeft > 0) {
+      // A listing page: the next page, or the first books, once it has arrived.
+      sweep.pagesLeft -= 1;
+      if (measured(atMs)) sweepListingPages += 1;
+    } else {
+      sweep.targetsLeft -= 1;
+      sweep.books += 1;
+    }
     if (waiting.orderbooks > 0) return;
     // The batch has arrived: the next one starts.
     if (sweep.targetsLeft === 0) endSweep(atMs);
-    else waiting.orderbooks = Math.min(input.orderbooks.booksPerBatch, sweep.targetsLeft);
+    else nextBatch();
   };
 
   // Send times within the window, oldest first (from `oldest` on).
@@ -136,7 +156,7 @@ export function replayRequestBudget(input: ReplayInput): ReplayResult {
     if (oldest > 4096 && oldest > window.length / 2) [window, oldest] = [window.slice(oldest), 0];
     sent(job!, nowMs);
   }
-  return { requests, skippedTicks, ticks: tickCounts, sweeps };
+  return { requests, sweepListingPages, skippedTicks, ticks: tickCounts, sweeps };
 }
 
 const BY_PRIORITY = [...JOB_NAMES].sort((a, b) => JOB_PRIORITY[b] - JOB_PRIORITY[a]);

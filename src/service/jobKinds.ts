@@ -12,6 +12,8 @@ import { SYNC_JOB } from '../sync/runSyncCycle.js';
 import type { SyncContext } from '../sync/SyncContext.js';
 import { sweepOrderBooks } from '../sync/sweepOrderBooks.js';
 import { bookFetchRate } from '../sync/bookFetchRate.js';
+import { readHotListings } from '../sync/readHotListings.js';
+import { selectBookCandidates } from '../sql/selectBookCandidates.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
 
 /**
@@ -41,6 +43,12 @@ export interface JobSettings {
    * what the other jobs leave of it, hot books several times a sweep. Absent: each book once a sweep.
    */
   rateLimitRpm?: number | undefined;
+  /**
+   * Busiest events (by volume24hr) of each provider a sweep reads alongside its books
+   * (ORDERBOOK_HOT_EVENTS): the books whose listed prices moved since their last fetch are
+   * fetched next. 0 or absent: none.
+   */
+  hotEvents?: number | undefined;
 }
 
 /** Jobs whose every run must receive records: a crawl that lists nothing read its upstream wrong. */
@@ -55,6 +63,16 @@ export const DETAILS_CLOSING_WINDOW: Readonly<ClosingWindow> = Object.freeze({ a
  */
 export function detailsSeenSince(sql: Queryable): Promise<Date | null> {
   return lastCompleteCrawlStart(sql, ['crawl', SYNC_JOB]);
+}
+
+/** Of these listed markets (busiest first), the open ones whose listed prices changed since their book was last fetched, in that order. */
+async function listedMovers(ctx: SyncContext, marketIds: readonly string[]): Promise<string[]> {
+  if (marketIds.length === 0) return [];
+  const rows = await withStatementDeadline(ctx.sql, 'selecting the listed movers', () =>
+    selectBookCandidates(ctx.sql, ctx.providers, ctx.now(), marketIds),
+  );
+  const moved = new Set(rows.filter((r) => r.listedMoved).map((r) => r.marketId));
+  return marketIds.filter((id) => moved.delete(id));
 }
 
 /** What one execution of a job does; `deadline` is when the next tick of the same job is due. */
@@ -89,7 +107,14 @@ export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext,
           rpm === undefined
             ? undefined
             : await withStatementDeadline(ctx.sql, 'reading the request rate', () => bookFetchRate(ctx.sql, 'orderbooks', rpm, ctx.now()));
-        await sweepOrderBooks(ctx, { limit: null, maxAgeSec: settings.orderBookMaxAgeSec, deadline, fetchesPerSec });
+        // Alongside the sweep, not before it: the sweep loses no time to them, and the books of the
+        // markets they show moved are fetched as soon as they are stored.
+        const events = settings.hotEvents ?? 0;
+        const hot = events > 0 ? readHotListings(ctx, events) : undefined;
+        const movers = hot?.then((listed) => listedMovers(ctx, listed.marketIds));
+        await sweepOrderBooks(ctx, { limit: null, maxAgeSec: settings.orderBookMaxAgeSec, deadline, fetchesPerSec, movers });
+        // Its failure, if any, is the run's.
+        await movers;
       };
   }
 }

@@ -30,6 +30,8 @@ export interface ServiceOptions {
   orderBookMaxAgeSec: number;
   /** The plan's rate (PREDICTION_RATE_LIMIT_RPM), for the sweep's schedule (JobSettings.rateLimitRpm). Absent: each book once a sweep. */
   rateLimitRpm?: number;
+  /** ORDERBOOK_HOT_EVENTS (JobSettings.hotEvents). Absent: none. */
+  hotEvents?: number;
   /** Months of history kept (PREDICTION_RETENTION_MONTHS); null or absent (the default) keeps everything. */
   retentionMonths?: number | null;
   ops: { host: string; port: number };
@@ -99,6 +101,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         runRetentionDays: options.runRetentionDays ?? null,
         packer: packer.sql,
         rateLimitRpm: options.rateLimitRpm,
+        hotEvents: options.hotEvents,
       },
       instanceId,
       now: options.now,

@@ -25,10 +25,17 @@ export interface BookCandidateRow {
  * (prediction.book_fetches), when its book was last fetched (a market fetched before that table
  * existed: when its latest snapshot was last confirmed), whether its listed prices changed since
  * (a pricing snapshot observed after that fetch: prices are stored change-only), and its traded
- * volume per second since it opened (at least a minute). Two index probes a market.
+ * volume per second since it opened (at least a minute). Two index probes a market. With
+ * `marketIds`, only those markets.
  */
-export async function selectBookCandidates(sql: Queryable, providers: readonly string[], now: Date): Promise<BookCandidateRow[]> {
+export async function selectBookCandidates(
+  sql: Queryable,
+  providers: readonly string[],
+  now: Date,
+  marketIds?: readonly string[],
+): Promise<BookCandidateRow[]> {
   const [m, p, b, f] = [M.col, P.col, B.col, F.col];
+  const only = marketIds === undefined ? sql`` : sql`and m.${sql(m.marketId)} = any(${marketIds as string[]}::text[])`;
   return sql<BookCandidateRow[]>`
     select m.${sql(m.marketId)} as "marketId",
       (extract(epoch from coalesce(f.${sql(f.lastFetchedAt)}, b.last_observed_at)) * 1000)::float8 as "lastFetchedMs",
@@ -50,6 +57,6 @@ export async function selectBookCandidates(sql: Queryable, providers: readonly s
       where b.${sql(b.marketId)} = m.${sql(m.marketId)} and f.${sql(f.marketId)} is null
       order by b.${sql(b.observedAt)} desc limit 1
     ) b on true
-    where m.${sql(m.status)} = 'open' and m.${sql(m.provider)} = any(${providers as string[]}::text[])
+    where m.${sql(m.status)} = 'open' and m.${sql(m.provider)} = any(${providers as string[]}::text[]) ${only}
     order by m.${sql(m.marketId)}`;
 }

@@ -28,6 +28,12 @@ export interface SweepOptions {
    * times within the sweep; without this rate each open market is fetched once, in that schedule's order.
    */
   fetchesPerSec?: number;
+  /**
+   * Markets found to have moved while the sweep runs (the busiest events' listing, read alongside
+   * it: readHotListings): once it resolves they are fetched next, ahead of the rest of the order,
+   * which loses as many of its last targets. A rejection is ignored here (its reader reports it).
+   */
+  movers?: Promise<readonly string[]>;
 }
 
 /**
@@ -163,6 +169,16 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   // bursts, and a hot book fetched twice in one burst is fetched once for its information.
   const paceMs = options.fetchesPerSec !== undefined && options.deadline !== undefined ? 1000 / (options.fetchesPerSec * PACE_HEADROOM) : 0;
   const fetchFromMs = Date.now();
+  // Positions sent (past their pace) so far: movers go right after them.
+  let nextPosition = 0;
+  options.movers?.then(
+    (ids) => {
+      const at = Math.min(nextPosition, targets.length);
+      const rest = [...ids, ...targets.slice(at)].slice(0, targets.length - at);
+      for (let k = 0; k < rest.length; k++) targets[at + k] = rest[k]!;
+    },
+    () => {},
+  );
   let done = 0;
   // The next batch is gathered and prepared while one commits (OrderBookWriter).
   const writer = new OrderBookWriter(ctx.sql, (counts, batch) => {
@@ -196,6 +212,8 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
       targets.map((_, i) => i),
       async (position) => {
         if (paceMs > 0) await pause(fetchFromMs + position * paceMs - Date.now(), stop.signal);
+        // Read after the pause: a mover told of meanwhile may have taken this position.
+        nextPosition = Math.max(nextPosition, position + 1);
         const book = await client.getOrderBook(targets[position]!);
         unavailable.answered();
         return book;

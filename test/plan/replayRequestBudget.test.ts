@@ -30,6 +30,27 @@ describe('replayRequestBudget', () => {
     expect(replay.requests.orderbooks).toBe(3 + 10 + 10 + 10);
   });
 
+  it('counts the listing pages a sweep reads among its requests, not its books', () => {
+    const replay = (listingPages: number) =>
+      replayRequestBudget({
+        limit: { requests: 10, windowMs: 1000 },
+        crawl: { ticksMs: [], requestsPerRun: 0 },
+        trades: { ticksMs: [], requestsPerRun: 0 },
+        details: { ticksMs: [], requestsPerRun: 0 },
+        orderbooks: { ticksMs: everyMs(1000, 4), targets: 100, booksPerBatch: 4, listingPages },
+        measureFromMs: 0,
+        endMs: 3000,
+      });
+    const without = replay(0);
+    const with2 = replay(2);
+    // Each sweep: 10 requests in its window; 2 of them pages, so 8 books.
+    expect(without.sweeps.map((s) => s.books)).toEqual([10, 10, 10]);
+    expect(with2.sweeps.map((s) => s.books)).toEqual([8, 8, 8]);
+    expect(with2.sweepListingPages).toBe(6);
+    expect(without.sweepListingPages).toBe(0);
+    expect(with2.requests.orderbooks).toBe(without.requests.orderbooks);
+  });
+
   it('sends the trade poll after the crawl and before the details', () => {
     const replay = (endMs: number) =>
       replayRequestBudget({

@@ -50,6 +50,17 @@ describe('heavy-tailed activity', () => {
     expect(Number(body(busy.eventId).volume24hr)).toBeGreaterThan(Number(body(quiet.eventId).volume24hr));
   });
 
+  it('lists events by volume24hr, busiest first, as the service sorts by default', () => {
+    const world = new World({ seed: 4, markets: 300, shape: 'live', activity: { busiestPerSec: 1 } });
+    const listed = world.listEvents({ provider: 'polymarket', category: 'all', sortBy: 'volume24hr' });
+    const day = listed.map((e) => Number((world.eventBody(e.eventId) as { volume24hr: string }).volume24hr));
+    expect(listed.length).toBeGreaterThan(10);
+    for (let i = 1; i < day.length; i++) expect(day[i]).toBeLessThanOrEqual(day[i - 1]!);
+    expect(day[0]).toBeGreaterThan(day.at(-1)!);
+    const ascending = world.listEvents({ provider: 'polymarket', category: 'all', sortBy: 'volume24hr', sortDirection: 'asc' });
+    expect(ascending.map((e) => e.eventId)).toEqual([...listed].reverse().map((e) => e.eventId));
+  });
+
   it('leaves the default world as it was: no activity, no truth', () => {
     const a = new World({ seed: 3, markets: 100 });
     const b = new World({ seed: 3, markets: 100 });

@@ -34,7 +34,11 @@ afterEach(async () => {
 });
 
 /** A sweep to a deadline `sec` away at `fetchesPerSec`; M-0's book changes at every fetch, the others never. Returns the ids fetched, in order. */
-async function scheduledSweep(sec: number, fetchesPerSec: number): Promise<string[]> {
+async function scheduledSweep(
+  sec: number,
+  fetchesPerSec: number,
+  movers?: (fetched: readonly string[]) => Promise<readonly string[]>,
+): Promise<string[]> {
   const fetched: string[] = [];
   server = await startRecordingServer((a) => {
     const id = requestedId(a.path);
@@ -44,7 +48,7 @@ async function scheduledSweep(sec: number, fetchesPerSec: number): Promise<strin
   });
   client = createPredictionClient({ baseUrl: server.baseUrl, allowKeyless: true, rateLimit: { requests: 1_000_000 } });
   const ctx = await sweepContext(db.sql, client);
-  await sweepOrderBooks(ctx, { limit: null, deadline: new Date(Date.now() + sec * 1000), fetchesPerSec });
+  await sweepOrderBooks(ctx, { limit: null, deadline: new Date(Date.now() + sec * 1000), fetchesPerSec, movers: movers?.(fetched) });
   return fetched;
 }
 
@@ -88,5 +92,21 @@ describe('the scheduled sweep', () => {
     await writeEvents(db.sql, { runId: null, endpoint: '/events', events: [moved], observedAt: new Date() });
     const next = await scheduledSweep(3, 12);
     expect(next[0]).toBe('M-7');
+  });
+
+  it('fetches the movers it is told of while it runs next, ahead of the rest of its order', async () => {
+    // Told at once: they are the first fetches. Told after the first books arrived: right after the fetches already under way.
+    const first = await scheduledSweep(2, 12, () => Promise.resolve(['M-30', 'M-31']));
+    expect(first.slice(0, 2)).toEqual(['M-30', 'M-31']);
+    let toldAfter = 0;
+    const later = await scheduledSweep(2, 12, async (fetched) => {
+      while (fetched.length < 4) await new Promise((resolve) => setTimeout(resolve, 5));
+      toldAfter = fetched.length;
+      return ['M-32'];
+    });
+    const at = later.indexOf('M-32');
+    expect(at).toBeGreaterThanOrEqual(toldAfter);
+    // At 12 a second, batches of 3 (sweepBatch): at most this batch and the next are under way when told.
+    expect(at).toBeLessThanOrEqual(toldAfter + 6);
   });
 });

@@ -23,7 +23,8 @@ export interface ApiRequest {
   readonly query: string;
 }
 
-export const SORT_BY = ['volume', 'beginAt'] as const;
+/** `volume24hr` (the service's default sort) since its OpenAPI of 2026-07-05. */
+export const SORT_BY = ['volume', 'volume24hr', 'beginAt'] as const;
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 /** `upcoming` since the OpenAPI of 2026-06-18. */
 export const EVENT_FILTERS = ['new', 'live', 'trending', 'upcoming'] as const;

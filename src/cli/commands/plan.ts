@@ -1,3 +1,4 @@
+import { hotListingPages } from '../../sync/readHotListings.js';
 import { withoutCredentials } from '../../net/withoutCredentials.js';
 import type { Command } from 'commander';
 import { resolveClientOptions } from '../../api/client/PredictionClientOptions.js';
@@ -87,6 +88,7 @@ export function registerPlan(program: Command, deps: { getConfig: () => Readonly
           booksPerBatch: booksPerBatch(DEFAULT_BATCH_SIZE),
           // The service sweeps on its schedule at the plan's rate: the plan predicts what it captures.
           books: await selectBookCandidates(database.sql, config.providers, universe!.at),
+          sweepListingPages: hotListingPages(config.hotEvents) * config.providers.length,
         });
         process.stdout.write(
           opts.json

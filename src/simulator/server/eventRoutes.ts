@@ -50,7 +50,7 @@ export function listEvents(ctx: RouteContext) {
     provider: provider(ctx),
     category: q.oneOf('category', CATEGORIES) ?? 'all',
     subcategory: q.text('subcategory') || undefined,
-    sortBy: q.oneOf('sortBy', ['volume', 'beginAt'] as const),
+    sortBy: q.oneOf('sortBy', ['volume', 'volume24hr', 'beginAt'] as const),
     sortDirection: q.oneOf('sortDirection', ['asc', 'desc'] as const),
     filter: q.oneOf('filter', ['new', 'live', 'trending'] as const),
   };

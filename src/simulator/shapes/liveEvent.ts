@@ -10,11 +10,11 @@ import type { SimEvent, SimMarket } from '../world/simTypes.js';
 import { isLive } from '../world/wire.js';
 import type { WorldState } from '../world/worldState.js';
 import { slugOf } from './fakeIdentifiers.js';
+import { volume24hr } from '../world/volume24hr.js';
 import { flavorEvent } from './liveFlavors.js';
 import type { LiveEvent } from '../../wire/liveShapes.js';
 import { servedSec } from '../world/servedTime.js';
 
-const DAY_SEC = 86_400;
 /** Share of events whose beginAt carries milliseconds ("1784692980.306"). */
 const FRACTIONAL_BEGIN_SHARE = 0.5;
 
@@ -25,15 +25,6 @@ const FRACTIONAL_BEGIN_SHARE = 0.5;
  */
 function volumeUsd(e: SimEvent): number {
   return Math.floor(e.volumeMicroUsd / MICRO_PER_USD) * MICRO_PER_USD;
-}
-
-/** The world keeps no 24 h window: a stable share (2-22 %) of the volume while the event traded in the last day. */
-function volume24hr(state: WorldState, e: SimEvent): number {
-  // A world with heavy-tailed activity trades at known rates: its day's volume follows them.
-  if (state.activity) return state.activity.volume24hrMicroUsd(state, e);
-  if (state.nowSec - e.lastTradeSec >= DAY_SEC) return 0;
-  const share = 0.02 + 0.2 * unitHash(state.seed, 'volume24hr', e.eventId);
-  return Math.floor((volumeUsd(e) / MICRO_PER_USD) * share) * MICRO_PER_USD;
 }
 
 function beginAt(state: WorldState, e: SimEvent): string | null {

@@ -6,8 +6,10 @@
 import type { SimCategory, SimEvent, SimProvider } from './simTypes.js';
 import { isLive, isNew, isTrending } from './wire.js';
 import type { WorldState } from './worldState.js';
+import { volume24hr } from './volume24hr.js';
 
-export type SortBy = 'volume' | 'beginAt';
+/** `volume24hr` is the live service's default sort (its OpenAPI of 2026-07-05); here the default stays `volume`. */
+export type SortBy = 'volume' | 'volume24hr' | 'beginAt';
 export type SortDirection = 'asc' | 'desc';
 export type ListFilter = 'new' | 'live' | 'trending';
 
@@ -19,7 +21,7 @@ export interface EventQuery {
   subcategory?: string | undefined;
   /** Default 'volume' (the spec names no default; upstream listings look volume-ranked). */
   sortBy?: SortBy | undefined;
-  /** Default desc for volume, asc for beginAt (spec 4.1). */
+  /** Default desc for the volumes, asc for beginAt (spec 4.1). */
   sortDirection?: SortDirection | undefined;
   filter?: ListFilter | undefined;
 }
@@ -28,9 +30,15 @@ const CACHE_ENTRIES = 32;
 
 const byId = (a: SimEvent, b: SimEvent) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0);
 
-function comparator(sortBy: SortBy, direction: SortDirection): (a: SimEvent, b: SimEvent) => number {
+function comparator(state: WorldState, sortBy: SortBy, direction: SortDirection): (a: SimEvent, b: SimEvent) => number {
   const sign = direction === 'asc' ? 1 : -1;
   if (sortBy === 'volume') return (a, b) => sign * (a.volumeMicroUsd - b.volumeMicroUsd) || byId(a, b);
+  if (sortBy === 'volume24hr') {
+    // Each event's figure once per sort: it is summed over the event's markets.
+    const day = new Map<SimEvent, number>();
+    const of = (e: SimEvent) => day.get(e) ?? day.set(e, volume24hr(state, e)).get(e)!;
+    return (a, b) => sign * (of(a) - of(b)) || byId(a, b);
+  }
   // Events without a start sort last in both directions; ties (and nulls) by id, so it is stable.
   return (a, b) => {
     if (a.beginAtSec === null || b.beginAtSec === null) {
@@ -61,7 +69,7 @@ export class ListingCache {
   /** The full ordered result of the query (callers slice pages from it; do not mutate). */
   list(q: EventQuery): readonly SimEvent[] {
     const sortBy = q.sortBy ?? 'volume';
-    const direction = q.sortDirection ?? (sortBy === 'volume' ? 'desc' : 'asc');
+    const direction = q.sortDirection ?? (sortBy === 'beginAt' ? 'asc' : 'desc');
     const key = JSON.stringify([q.provider, q.category, q.subcategory?.toLowerCase() ?? null, sortBy, direction, q.filter ?? null]);
     const hit = this.cache.get(key);
     if (hit && hit.version === this.state.version) {
@@ -69,7 +77,7 @@ export class ListingCache {
       this.cache.set(key, hit);
       return hit.events;
     }
-    const events = this.state.events.filter(matcher(q, this.state.nowSec)).sort(comparator(sortBy, direction));
+    const events = this.state.events.filter(matcher(q, this.state.nowSec)).sort(comparator(this.state, sortBy, direction));
     this.cache.delete(key);
     this.cache.set(key, { version: this.state.version, events });
     if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
