@@ -17,7 +17,7 @@ import { parseOrderBook } from '../src/api/parse.js';
 import { KNOWN_PROVIDERS } from '../src/domain/types.js';
 import { createLogger } from '../src/log/createLogger.js';
 import { createMetrics } from '../src/ops/metrics.js';
-import { JOB_PRIORITY, type JobName } from '../src/service/jobKinds.js';
+import { JOB_PRIORITY, type JobName } from '../src/sync/jobCatalog.js';
 import { startService } from '../src/service/startService.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { contentHash } from '../src/sql/recordOrderBooks.js';

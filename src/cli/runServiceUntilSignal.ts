@@ -7,7 +7,7 @@ import { configSecrets } from '../ops/configSecrets.js';
 import { createLogger, logFormatFor } from '../log/createLogger.js';
 import { createMetrics } from '../ops/metrics.js';
 import { OpsServerError } from '../ops/startOpsServer.js';
-import { JOB_PRIORITY } from '../service/jobKinds.js';
+import { JOB_PRIORITY } from '../sync/jobCatalog.js';
 import { startService } from '../service/startService.js';
 import { CliError } from './cliError.js';
 import { ExitCode } from './exitCodes.js';

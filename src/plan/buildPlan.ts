@@ -1,4 +1,4 @@
-import { JOB_NAMES, type JobName } from '../service/jobKinds.js';
+import { JOB_NAMES, type JobName } from '../sync/jobCatalog.js';
 import { bookRefresh, type BookRefresh } from './bookRefresh.js';
 import { cronTicks, periodMsOf } from './cronTicks.js';
 import type { Universe } from './readUniverse.js';

@@ -1,4 +1,4 @@
-import { detailsSeenSince, DETAILS_CLOSING_WINDOW } from '../service/jobKinds.js';
+import { detailsSeenSince, DETAILS_CLOSING_WINDOW } from '../sync/jobCatalog.js';
 import type { Queryable } from '../sql/queryable.js';
 import { selectClosedFeedWatermarks } from '../sql/selectClosedFeedWatermarks.js';
 import { selectListingSizes } from '../sql/selectListingSizes.js';

@@ -6,7 +6,8 @@ import { DEFAULT_LEASE_TTL_SEC, takeJobLease } from '../lease/takeJobLease.js';
 import type { JobResult } from '../sync/runJob.js';
 import { runLeasedJob } from '../sync/runLeasedJob.js';
 import { cronLogger } from './cronLogger.js';
-import { JOB_EXPECTS_RECORDS, jobWork, type JobName, type JobSettings } from './jobKinds.js';
+import type { JobName } from '../sync/jobCatalog.js';
+import { JOB_EXPECTS_RECORDS, jobWork, type JobSettings } from './jobKinds.js';
 import { pgRunCoordinator, type RunCoordinator } from './pgRunCoordinator.js';
 
 export type RunOutcome = JobResult | { job: JobName; status: 'failed'; error: unknown; durationMs: number };

@@ -1,6 +1,5 @@
 import type { Sql } from '../db/connect.js';
 import type { ContractChangeKind } from '../domain/types.js';
-import { JOB_NAMES } from '../service/jobKinds.js';
 import { selectBookAges } from '../sql/selectBookAges.js';
 import { selectCategoryCompleteness } from '../sql/selectCategoryCompleteness.js';
 import { selectBookFetchOutcomes } from '../sql/selectBookFetchOutcomes.js';
@@ -17,7 +16,7 @@ import { selectDriftSince } from '../sql/selectDriftSince.js';
 import { selectTableSizes } from '../sql/selectTableSizes.js';
 import { selectTradeActivity } from '../sql/selectTradeActivity.js';
 import { crawlPlan } from '../sync/crawlPlan.js';
-import { SYNC_JOB } from '../sync/runSyncCycle.js';
+import { JOB_NAMES, SYNC_JOB } from '../sync/jobCatalog.js';
 import { assessHealth } from './assessHealth.js';
 import { NotMigratedError } from './NotMigratedError.js';
 import type { JobStatus, ListingStatus, RunSummary, StatusReport, Thresholds } from './StatusReport.js';

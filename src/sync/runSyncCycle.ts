@@ -1,4 +1,5 @@
 import { ApiNotFoundError, type PredictionClient } from '../api/client/index.js';
+import { SYNC_JOB } from './jobCatalog.js';
 import type { Sql } from '../db/connect.js';
 import { crawlListings } from './crawlListings.js';
 import { readCategoryCounts } from './readCategoryCounts.js';
@@ -22,8 +23,6 @@ export interface SyncOptions extends JobOptions {
 }
 
 export type SyncResult = JobResult;
-
-export const SYNC_JOB = 'sync';
 
 /**
  * One complete cycle: poll the trade feed, crawl the listings, read the closed-events feed and the

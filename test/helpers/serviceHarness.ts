@@ -5,7 +5,7 @@ import { createLogger } from '../../src/log/createLogger.js';
 import type { Logger } from '../../src/log/Logger.js';
 import { createMetrics, type Metrics } from '../../src/ops/metrics.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import type { JobName } from '../../src/service/jobKinds.js';
+import type { JobName } from '../../src/sync/jobCatalog.js';
 import { startService, type Service } from '../../src/service/startService.js';
 import { API_KEY } from './syncHarness.js';
 

@@ -3,7 +3,8 @@ import { createPredictionClient, type PredictionClient } from '../../src/api/cli
 import { ENDPOINTS } from '../../src/api/endpoints/requests.js';
 import { ALL_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import { readUniverse } from '../../src/plan/readUniverse.js';
-import { jobWork, type JobName } from '../../src/service/jobKinds.js';
+import { jobWork } from '../../src/service/jobKinds.js';
+import type { JobName } from '../../src/sync/jobCatalog.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { runJob } from '../../src/sync/runJob.js';
 import { API_KEY, startHarness } from '../helpers/syncHarness.js';
