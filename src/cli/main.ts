@@ -3,7 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { getConfig } from '../config.js';
 import { createSecretRedactor, type Redact } from '../errors/createSecretRedactor.js';
 import { sanitizeText } from '../errors/sanitizeText.js';
-import { configSecrets } from '../ops/configSecrets.js';
+import { configSecrets } from '../configSecrets.js';
 import { classifyError } from './classifyError.js';
 import { limitHeapGrowth } from './limitHeapGrowth.js';
 import { registerDemo } from './commands/demo.js';

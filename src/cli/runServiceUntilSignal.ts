@@ -3,7 +3,7 @@ import { createClientFromConfig } from '../app/createClientFromConfig.js';
 import { prepareDatabase } from '../app/prepareDatabase.js';
 import type { Config } from '../config.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
-import { configSecrets } from '../ops/configSecrets.js';
+import { configSecrets } from '../configSecrets.js';
 import { createLogger, logFormatFor } from '../log/createLogger.js';
 import { createMetrics } from '../ops/metrics.js';
 import { OpsServerError } from '../ops/startOpsServer.js';

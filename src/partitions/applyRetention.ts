@@ -5,7 +5,7 @@ import type { WriteFence } from '../sql/acquireWriteLock.js';
 import { countPartitionRows } from '../sql/countPartitionRows.js';
 import { dropMonthPartition, type DroppedPartition } from '../sql/dropMonthPartition.js';
 import { selectRetentionCandidates } from '../sql/selectRetentionCandidates.js';
-import { writeTransaction } from '../store/writeTransaction.js';
+import { writeTransaction } from '../db/writeTransaction.js';
 
 export interface RetentionOptions {
   /** Months ending at or before it go (retentionHorizon). */

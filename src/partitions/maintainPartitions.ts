@@ -3,7 +3,7 @@ import type { WriteFence } from '../sql/acquireWriteLock.js';
 import type { DroppedPartition } from '../sql/dropMonthPartition.js';
 import { ensureMonthPartitions } from '../sql/ensureMonthPartitions.js';
 import { selectNewestFilledMonth } from '../sql/selectNewestFilledMonth.js';
-import { writeTransaction } from '../store/writeTransaction.js';
+import { writeTransaction } from '../db/writeTransaction.js';
 import { applyRetention } from './applyRetention.js';
 import { retentionHorizon } from './retentionHorizon.js';
 

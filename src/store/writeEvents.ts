@@ -11,7 +11,7 @@ import type { MarketRow } from '../sql/upsertMarkets.js';
 import { RecordTally } from './recordTally.js';
 import { writeMarketRows } from './writeMarketRows.js';
 import { lastByKey, type WriteCounts } from './writeCounts.js';
-import { writeTransaction } from './writeTransaction.js';
+import { writeTransaction } from '../db/writeTransaction.js';
 
 export interface EventsWrite {
   runId: number | null;

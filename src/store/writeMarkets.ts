@@ -10,7 +10,7 @@ import type { MarketRow } from '../sql/upsertMarkets.js';
 import { RecordTally } from './recordTally.js';
 import { writeMarketRows } from './writeMarketRows.js';
 import { lastByKey, type WriteCounts } from './writeCounts.js';
-import { writeTransaction } from './writeTransaction.js';
+import { writeTransaction } from '../db/writeTransaction.js';
 
 export interface MarketsWrite {
   runId: number | null;

@@ -11,7 +11,7 @@ import { recordShapes } from '../sql/recordShapes.js';
 import { recordBookFetches } from '../sql/recordBookFetches.js';
 import { RecordTally } from './recordTally.js';
 import { emptyCounts, lastByKey, type WriteCounts } from './writeCounts.js';
-import { writeTransaction } from './writeTransaction.js';
+import { writeTransaction } from '../db/writeTransaction.js';
 
 /** The books of one fetch and when they were received. */
 export interface FetchedOrderBooks {

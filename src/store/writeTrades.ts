@@ -11,7 +11,7 @@ import { recordTradePoll, selectLastTradePoll } from '../sql/recordTradePoll.js'
 import { RecordTally } from './recordTally.js';
 import { tradeCoverage, type TradeCoverage } from './tradeCoverage.js';
 import { lastByKey, type WriteCounts } from './writeCounts.js';
-import { writeTransaction } from './writeTransaction.js';
+import { writeTransaction } from '../db/writeTransaction.js';
 
 /**
  * How far a trade's time may lie from the poll that carried it and still be believed: a day ahead

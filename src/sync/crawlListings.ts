@@ -4,7 +4,7 @@ import { ENDPOINTS } from '../api/endpoints/requests.js';
 import { ALL_CATEGORIES } from '../domain/types.js';
 import { recordCoverage, type CoverageUpdate } from '../sql/recordCoverage.js';
 import { writeEvents } from '../store/writeEvents.js';
-import { writeTransaction } from '../store/writeTransaction.js';
+import { writeTransaction } from '../db/writeTransaction.js';
 import { crawlPlan, type Listing } from './crawlPlan.js';
 import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';

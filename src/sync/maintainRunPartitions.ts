@@ -4,7 +4,7 @@ import { maintainPartitions } from '../partitions/maintainPartitions.js';
 import { packClosedPartitions } from '../partitions/packClosedPartitions.js';
 import { droppedPartitions } from '../schema/index.js';
 import { pruneIngestRuns } from '../sql/pruneIngestRuns.js';
-import { writeTransaction } from '../store/writeTransaction.js';
+import { writeTransaction } from '../db/writeTransaction.js';
 import { emptyCounts } from '../store/writeCounts.js';
 import type { SyncContext } from './SyncContext.js';
 

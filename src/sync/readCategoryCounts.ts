@@ -6,7 +6,7 @@ import {
   ApiUnexpectedStatusError,
 } from '../api/client/index.js';
 import { recordCategoryCounts } from '../sql/recordCategoryCounts.js';
-import { writeTransaction } from '../store/writeTransaction.js';
+import { writeTransaction } from '../db/writeTransaction.js';
 import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';
 

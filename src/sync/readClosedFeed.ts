@@ -5,7 +5,7 @@ import { withStatementDeadline } from '../db/withStatementDeadline.js';
 import { saveClosedFeedWatermark } from '../sql/saveClosedFeedWatermark.js';
 import { selectClosedFeedWatermarks } from '../sql/selectClosedFeedWatermarks.js';
 import { writeEvents } from '../store/writeEvents.js';
-import { writeTransaction } from '../store/writeTransaction.js';
+import { writeTransaction } from '../db/writeTransaction.js';
 import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';
 

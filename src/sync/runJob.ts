@@ -7,7 +7,7 @@ import { checkedClock, DEFAULT_CLOCK_TOLERANCE_MS } from '../db/checkedClock.js'
 import { LeaseLostError } from '../lease/LeaseLostError.js';
 import { finishRun, startRun, type RunTotals, type ServerRateLimit } from '../sql/ingestRuns.js';
 import { hasFutureRuns, repairFutureStamps } from '../sql/repairFutureStamps.js';
-import { writeTransaction } from '../store/writeTransaction.js';
+import { writeTransaction } from '../db/writeTransaction.js';
 import { assessIntake } from './assessIntake.js';
 import { SyncTotals } from './syncTotals.js';
 import type { SyncContext } from './SyncContext.js';

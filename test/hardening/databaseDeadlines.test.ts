@@ -8,7 +8,7 @@ import { connect, type Database, type Sql } from '../../src/db/connect.js';
 import { openPool } from '../../src/db/openPool.js';
 import { migrationSettings, ROLE_SETTINGS, type DatabaseRole } from '../../src/db/sessionSettings.js';
 import { DatabaseDeadlineError } from '../../src/db/withDeadline.js';
-import { writeTransaction } from '../../src/store/writeTransaction.js';
+import { writeTransaction } from '../../src/db/writeTransaction.js';
 import { runJob } from '../../src/sync/runJob.js';
 import { proxyDatabase, type TcpProxy } from '../ops/tcpProxy.js';
 import { useTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';

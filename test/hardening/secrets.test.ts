@@ -5,7 +5,7 @@ import { createSecretRedactor, REDACTED } from '../../src/errors/createSecretRed
 import { errorChainMessage } from '../../src/errors/errorChainMessage.js';
 import { redactJsonText } from '../../src/errors/redactJsonText.js';
 import { sanitizeText } from '../../src/errors/sanitizeText.js';
-import { configSecrets } from '../../src/ops/configSecrets.js';
+import { configSecrets } from '../../src/configSecrets.js';
 import { createLogger } from '../../src/log/createLogger.js';
 import { recordUpstream, UpstreamMismatchError } from '../../src/sql/recordUpstream.js';
 import { startRecordingServer, type RecordingServer } from '../api/client/helpers/recordingServer.js';

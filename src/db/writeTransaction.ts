@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
-import type { Sql } from '../db/connect.js';
-import { settingsOf } from '../db/openPool.js';
-import { DatabaseDeadlineError, withDeadline } from '../db/withDeadline.js';
+import type { Sql } from './connect.js';
+import { settingsOf } from './openPool.js';
+import { DatabaseDeadlineError, withDeadline } from './withDeadline.js';
 import { acquireWriteLock, type WriteFence } from '../sql/acquireWriteLock.js';
 
 export interface WriteTransactionOptions {

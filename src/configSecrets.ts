@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from './config.js';
 
 /**
  * The secret values of a configuration, for `createLogger({ secrets })`: the API key, PGPASSWORD
