@@ -5,7 +5,7 @@
 import { withoutCredentials } from './net/withoutCredentials.js';
 import cron from 'node-cron';
 import { z } from 'zod';
-import { headerValueProblem } from './api/client/HttpTransport.js';
+import { headerValueProblem } from './net/headerValueProblem.js';
 import { DEFAULT_LEASE_TTL_SEC } from './lease/takeJobLease.js';
 import { isLoopback } from './net/isLoopback.js';
 import { ALL_CATEGORIES, CATEGORIES, KNOWN_PROVIDERS, PROVIDER_NAME } from './domain/types.js';
