@@ -1,5 +1,4 @@
 import type postgres from 'postgres';
-import { onCancellableSession } from './onCancellableSession.js';
 import { PACKED_INDEX_OPTION } from './selectUnpackedPartitions.js';
 
 /**
@@ -10,12 +9,12 @@ import { PACKED_INDEX_OPTION } from './selectUnpackedPartitions.js';
  * the new index is in place: an interrupted rebuild leaves an invalid copy, which
  * dropInvalidPartitionIndexes removes, and an index packed again.
  *
- * The rebuild runs on a connection of its own, and aborting `signal` cancels it
- * (onCancellableSession: the pool needs two connections). Returns the index's new size in bytes.
+ * `session` is a connection of its own (db/onCancellableSession.ts, so that the rebuild can be
+ * cancelled: the pool needs two connections). Returns the index's new size in bytes.
  */
-export async function packIndex(sql: postgres.Sql, index: string, signal?: AbortSignal): Promise<number> {
-  await onCancellableSession(sql, signal, (session) => session.unsafe(`reindex index concurrently ${index}`).execute());
-  return markPacked(sql, index);
+export async function packIndex(session: postgres.ReservedSql, index: string): Promise<number> {
+  await session.unsafe(`reindex index concurrently ${index}`).execute();
+  return markPacked(session, index);
 }
 
 /** Marks `index` packed and returns its size in bytes. */
