@@ -25,7 +25,12 @@ export default tseslint.config(
   // Tests and benchmarks print results and poke at raw JSON bodies, whose shape is what they check.
   { files: ['test/**', 'bench/**'], rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off' } },
   { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
-  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
+  // CommonJS config files (dependency-cruiser's) load with require().
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   { files: ['**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
   prettier,
 );
