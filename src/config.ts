@@ -1,6 +1,11 @@
 /**
  * The only reader of `process.env`. Parsed once with zod and frozen; every other module takes
  * the values it needs as arguments, so tests build configs from plain objects with `parseConfig`.
+ *
+ * One file on purpose, long as it is: every setting is declared, defaulted, validated and
+ * documented here, beside the rules that tie settings to each other, so that one read of this
+ * file answers "what can be set, and to what". Split by topic, a setting's checks against its
+ * neighbours would be spread over files, and a new variable could be read somewhere else.
  */
 import { withoutCredentials } from './net/withoutCredentials.js';
 import cron from 'node-cron';

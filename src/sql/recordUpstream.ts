@@ -27,7 +27,7 @@ const MAX_SHOWN_URL_CHARS = 300;
  * would corrupt every history in it.
  *
  * `user:password@` is stripped before the URL is compared, stored or printed: upstream_sources is
- * readable by prediction_reader, and the mismatch message is printed (issue 11). The config refuses
+ * readable by prediction_reader, and the mismatch message is printed. The config refuses
  * such a URL already; this holds for any caller, and for a row an older version stored with them.
  */
 export async function recordUpstream(sql: Queryable, apiUrl: string, options: { allowChange: boolean; now: Date }): Promise<void> {
