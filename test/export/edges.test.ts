@@ -8,10 +8,9 @@ import { partitionPath } from '../../src/export/buildManifest.js';
 import { eventsTable } from '../../src/export/entityTables.js';
 import type { ExportTable } from '../../src/export/ExportTable.js';
 import { marketStateHistoryTable } from '../../src/export/historyTables.js';
-import { runExport, type ExportOptions } from '../../src/export/runExport.js';
 import { ensureMonthPartitions } from '../../src/sql/ensureMonthPartitions.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
-import { fileIdentities, filesUnder, readExport } from './exportHelpers.js';
+import { fileIdentities, filesUnder, readExport, exporter } from './exportHelpers.js';
 import { compareWithPostgres } from './exportedTables.js';
 
 /**
@@ -26,8 +25,7 @@ const root = mkdtempSync(join(tmpdir(), 'export-edges-'));
 let pool: Pool;
 const HISTORY = marketStateHistoryTable.name;
 
-const exportInto = (outDir: string, options: Partial<ExportOptions> = {}) =>
-  runExport(pool.sql, { outDir, tables: [marketStateHistoryTable], range: { fromDay: null, toDay: null }, ...options });
+const exportInto = exporter(() => pool.sql, [marketStateHistoryTable]);
 const outcome = (result: Awaited<ReturnType<typeof exportInto>>, table = HISTORY) => result.tables.find((t) => t.table === table)!;
 
 /** The stored horizon of each table exported into `outDir` (xid8 text). */

@@ -9,7 +9,7 @@ import type { Simulator } from '../../src/simulator/index.js';
 import { createReaderLogin, type ReaderLogin } from '../helpers/readerLogin.js';
 import { runCli } from '../helpers/runCli.js';
 import { startTestService } from '../helpers/serviceHarness.js';
-import { API_KEY, startHarness } from '../helpers/syncHarness.js';
+import { cliEnv, startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 /**
@@ -122,13 +122,7 @@ async function holdEverything(db: TestDatabase, reader: ReaderLogin): Promise<Ho
   };
 }
 
-const syncEnv = (databaseUrl: string) => ({
-  DATABASE_URL: databaseUrl,
-  PREDICTION_API_URL: sim.url,
-  PREDICTION_API_KEY: API_KEY,
-  PREDICTION_RATE_LIMIT_RPM: '1000000',
-  LOG_LEVEL: 'warn',
-});
+const syncEnv = (databaseUrl: string) => cliEnv(databaseUrl, sim.url, { LOG_LEVEL: 'warn' });
 
 /** A copy of the migrations with one more, `extraSql`, dated after the last. */
 async function migrationsWithOneMore(extraSql: string): Promise<{ folder: string; remove: () => Promise<void> }> {

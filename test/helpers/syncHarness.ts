@@ -7,6 +7,21 @@ import type { Sql } from '../../src/db/connect.js';
 export const API_KEY = 'test-key-5f2c91';
 
 /**
+ * The environment of a CLI process run against `databaseUrl` and the upstream at `apiUrl`, with the
+ * test key, a rate limit the tests never reach and no log lines; `extra` adds or overrides settings.
+ */
+export function cliEnv(databaseUrl: string, apiUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    PREDICTION_API_URL: apiUrl,
+    PREDICTION_API_KEY: API_KEY,
+    PREDICTION_RATE_LIMIT_RPM: '1000000',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
+}
+
+/**
  * A simulator on a manual clock, and a client against it that retries fast. `options.shape`
  * defaults to 'spec' here (the simulator's own default is 'live'): pass `shape: 'live'` or
  * 'mixed' to sync against those shapes.

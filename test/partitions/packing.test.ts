@@ -7,12 +7,12 @@ import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
 import { book, ok } from '../helpers/domainFixtures.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { createTestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
+import { utc } from '../helpers/utc.js';
 
 const db = await useTestDatabase();
 const packer = connectPacker(db.url);
 afterAll(() => packer.close());
 
-const utc = (month: number, day = 1, hour = 0) => new Date(Date.UTC(2025, month - 1, day, hour));
 const MARKETS = 20;
 const JANUARY = 'prediction_partitions.orderbook_snapshots_2025_01';
 const JANUARY_PK = `${JANUARY}_pkey`;

@@ -11,9 +11,9 @@ import { runJob } from '../../src/sync/runJob.js';
 import { book, event, market, ok } from '../helpers/domainFixtures.js';
 import { createReaderLogin } from '../helpers/readerLogin.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
+import { utc } from '../helpers/utc.js';
 
 const db = await useTestDatabase();
-const utc = (month: number, day = 1, hour = 0) => new Date(Date.UTC(2025, month - 1, day, hour));
 
 async function monthsOf(table: string): Promise<string[]> {
   const rows = await db.sql<{ name: string }[]>`
