@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { createPredictionClient } from '../src/api/client/index.js';
 import { parseEvent } from '../src/api/parse.js';
 import { connect } from '../src/db/connect.js';
-import { startRun } from '../src/sql/ingestRuns.js';
+import { startRun } from '../src/sql/core/ingestRuns.js';
 import { writeEvents } from '../src/store/writeEvents.js';
 import { sweepOrderBooks } from '../src/sync/sweepOrderBooks.js';
 import { SyncTotals } from '../src/sync/syncTotals.js';

@@ -17,8 +17,8 @@
  */
 import postgres from 'postgres';
 import type { Checked, OrderBook } from '../src/domain/types.js';
-import { copyLines, copyRows, type CopyField } from '../src/sql/copyRows.js';
-import { contentHash, SNAPSHOT_COLUMNS, snapshotLine } from '../src/sql/recordOrderBooks.js';
+import { copyLines, copyRows, type CopyField } from '../src/sql/core/copyRows.js';
+import { contentHash, SNAPSHOT_COLUMNS, snapshotLine } from '../src/sql/writes/recordOrderBooks.js';
 import { recordShape } from '../src/wire/recordShape.js';
 import { OrderBookWriter } from '../src/store/OrderBookWriter.js';
 import { writeOrderBooks } from '../src/store/writeOrderBooks.js';

@@ -1,5 +1,5 @@
 import { applyRetention } from '../../src/partitions/applyRetention.js';
-import type { DroppedPartition } from '../../src/sql/dropMonthPartition.js';
+import type { DroppedPartition } from '../../src/sql/upkeep/dropMonthPartition.js';
 import { onClone, withDb, type ScratchDb } from './scratchDb.js';
 
 export interface RetentionDrop {

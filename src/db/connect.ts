@@ -6,7 +6,7 @@ export type Sql = postgres.Sql;
 
 /**
  * A pool for SQL: the operations under src/sql take it (or a transaction of it) as their first
- * argument, with table and column names from the drizzle schema (src/sql/sqlNames.ts).
+ * argument, with table and column names from the drizzle schema (src/sql/core/sqlNames.ts).
  */
 export interface Database {
   /** postgres.js with its default type handling (Date in, Date out; numerics and int8 as strings). */

@@ -4,7 +4,7 @@ import type postgres from 'postgres';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate as drizzleMigrate } from 'drizzle-orm/postgres-js/migrator';
 import { LOCK_NOT_AVAILABLE, withSqlState } from '../errors/withSqlState.js';
-import { restrictTempToOwnRole } from '../sql/restrictTempToOwnRole.js';
+import { restrictTempToOwnRole } from '../sql/admin/restrictTempToOwnRole.js';
 import { MigrationBlockedError } from './MigrationBlockedError.js';
 import { openPool } from './openPool.js';
 import { migrationSettings, ROLE_SETTINGS } from './sessionSettings.js';

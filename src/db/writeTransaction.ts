@@ -2,7 +2,7 @@ import type postgres from 'postgres';
 import type { Sql } from './connect.js';
 import { settingsOf } from './openPool.js';
 import { DatabaseDeadlineError, withDeadline } from './withDeadline.js';
-import { acquireWriteLock, type WriteFence } from '../sql/acquireWriteLock.js';
+import { acquireWriteLock, type WriteFence } from '../sql/coordination/acquireWriteLock.js';
 
 export interface WriteTransactionOptions {
   /**

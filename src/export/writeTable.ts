@@ -1,7 +1,7 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Queryable } from '../sql/queryable.js';
-import type { SavedPartition } from '../sql/saveExportState.js';
+import type { Queryable } from '../sql/core/queryable.js';
+import type { SavedPartition } from '../sql/export/saveExportState.js';
 import { partitionPath } from './buildManifest.js';
 import { removeFile, replaceFile } from './durableFiles.js';
 import type { DuckDbWriter } from './DuckDbWriter.js';

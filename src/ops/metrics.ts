@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RequestEvent } from '../api/client/index.js';
-import type { RunStatus } from '../sql/ingestRuns.js';
+import type { RunStatus } from '../sql/core/ingestRuns.js';
 
 export type JobRunStatus = Exclude<RunStatus, 'running'>;
 

@@ -2,10 +2,10 @@ import type { Sql } from '../db/connect.js';
 import { onCancellableSession } from '../db/onCancellableSession.js';
 import { settingsOf } from '../db/openPool.js';
 import { DEADLOCK_DETECTED, LOCK_NOT_AVAILABLE, QUERY_CANCELED, UNDEFINED_TABLE, withSqlState } from '../errors/withSqlState.js';
-import type { WriteFence } from '../sql/acquireWriteLock.js';
-import { countPartitionRows } from '../sql/countPartitionRows.js';
-import { dropMonthPartition, type DroppedPartition } from '../sql/dropMonthPartition.js';
-import { selectRetentionCandidates } from '../sql/selectRetentionCandidates.js';
+import type { WriteFence } from '../sql/coordination/acquireWriteLock.js';
+import { countPartitionRows } from '../sql/upkeep/countPartitionRows.js';
+import { dropMonthPartition, type DroppedPartition } from '../sql/upkeep/dropMonthPartition.js';
+import { selectRetentionCandidates } from '../sql/upkeep/selectRetentionCandidates.js';
 import { writeTransaction } from '../db/writeTransaction.js';
 
 export interface RetentionOptions {

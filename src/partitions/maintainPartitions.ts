@@ -1,8 +1,8 @@
 import type { Sql } from '../db/connect.js';
-import type { WriteFence } from '../sql/acquireWriteLock.js';
-import type { DroppedPartition } from '../sql/dropMonthPartition.js';
-import { ensureMonthPartitions } from '../sql/ensureMonthPartitions.js';
-import { selectNewestFilledMonth } from '../sql/selectNewestFilledMonth.js';
+import type { WriteFence } from '../sql/coordination/acquireWriteLock.js';
+import type { DroppedPartition } from '../sql/upkeep/dropMonthPartition.js';
+import { ensureMonthPartitions } from '../sql/core/ensureMonthPartitions.js';
+import { selectNewestFilledMonth } from '../sql/upkeep/selectNewestFilledMonth.js';
 import { writeTransaction } from '../db/writeTransaction.js';
 import { applyRetention } from './applyRetention.js';
 import { retentionHorizon } from './retentionHorizon.js';

@@ -1,10 +1,10 @@
 import type { Sql } from '../db/connect.js';
 import { onCancellableSession } from '../db/onCancellableSession.js';
 import { DEADLOCK_DETECTED, LOCK_NOT_AVAILABLE, QUERY_CANCELED, UNDEFINED_TABLE, withSqlState } from '../errors/withSqlState.js';
-import { dropInvalidPartitionIndexes } from '../sql/dropInvalidPartitionIndexes.js';
-import { markPacked, packIndex } from '../sql/packIndex.js';
-import { selectOldSnapshotHolder } from '../sql/selectOldSnapshotHolder.js';
-import { selectUnpackedPartitions } from '../sql/selectUnpackedPartitions.js';
+import { dropInvalidPartitionIndexes } from '../sql/upkeep/dropInvalidPartitionIndexes.js';
+import { markPacked, packIndex } from '../sql/upkeep/packIndex.js';
+import { selectOldSnapshotHolder } from '../sql/upkeep/selectOldSnapshotHolder.js';
+import { selectUnpackedPartitions } from '../sql/upkeep/selectUnpackedPartitions.js';
 
 /**
  * How long after its month ends a partition counts as closed: an observation stamped just before

@@ -1,4 +1,4 @@
-import type { EventTarget } from '../sql/selectSyncTargets.js';
+import type { EventTarget } from '../sql/targets/selectSyncTargets.js';
 import { marketsToFetch, type MarketDetailTargets } from '../sync/marketDetailTargets.js';
 
 /**

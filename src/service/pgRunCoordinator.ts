@@ -1,5 +1,5 @@
 import type { Sql } from '../db/connect.js';
-import { claimTick } from '../sql/claimTick.js';
+import { claimTick } from '../sql/coordination/claimTick.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
 
 /** node-cron's hook for running a tick on one instance only (its `RunCoordinator` interface). */

@@ -9,7 +9,7 @@ import { createLiveness, type Liveness } from '../ops/liveness.js';
 import { createReadiness } from '../ops/readiness.js';
 import { startOpsServer, type OpsServer } from '../ops/startOpsServer.js';
 import { DEFAULT_LEASE_TTL_SEC } from '../lease/takeJobLease.js';
-import { lastSuccessfulRuns, latestRunStatuses } from '../sql/ingestRuns.js';
+import { lastSuccessfulRuns, latestRunStatuses } from '../sql/core/ingestRuns.js';
 import { JOB_NAMES, type JobName } from '../sync/jobCatalog.js';
 import { startScheduler, type RunOutcome, type Scheduler } from './startScheduler.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';

@@ -1,4 +1,4 @@
-import type { BookAges } from '../sql/selectBookAges.js';
+import type { BookAges } from '../sql/status/selectBookAges.js';
 import { humanDuration } from './humanUnits.js';
 import type { JobStatus, ListingStatus, Problem, Thresholds, Verdict } from './StatusReport.js';
 

@@ -2,7 +2,7 @@ import PQueue from 'p-queue';
 import { ApiPaginationError } from '../api/client/index.js';
 import { ENDPOINTS } from '../api/endpoints/requests.js';
 import { ALL_CATEGORIES } from '../domain/types.js';
-import { recordCoverage, type CoverageUpdate } from '../sql/recordCoverage.js';
+import { recordCoverage, type CoverageUpdate } from '../sql/writes/recordCoverage.js';
 import { writeEvents } from '../store/writeEvents.js';
 import { writeTransaction } from '../db/writeTransaction.js';
 import { crawlPlan, type Listing } from './crawlPlan.js';

@@ -1,5 +1,5 @@
-import type { Queryable } from '../sql/queryable.js';
-import { lastCompleteCrawlStart } from '../sql/selectSyncTargets.js';
+import type { Queryable } from '../sql/core/queryable.js';
+import { lastCompleteCrawlStart } from '../sql/targets/selectSyncTargets.js';
 import type { ClosingWindow } from './marketDetailTargets.js';
 
 // The jobs by name, without their work (service/jobKinds.ts): `status` and `plan` read these and

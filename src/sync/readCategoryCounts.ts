@@ -5,7 +5,7 @@ import {
   ApiResponseShapeError,
   ApiUnexpectedStatusError,
 } from '../api/client/index.js';
-import { recordCategoryCounts } from '../sql/recordCategoryCounts.js';
+import { recordCategoryCounts } from '../sql/writes/recordCategoryCounts.js';
 import { writeTransaction } from '../db/writeTransaction.js';
 import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';

@@ -1,7 +1,7 @@
 import { ApiNotFoundError } from '../api/client/index.js';
 import { ENDPOINTS } from '../api/endpoints/requests.js';
 import type { Checked, Event, Market } from '../domain/types.js';
-import { selectStaleEvents, type MarketTarget } from '../sql/selectSyncTargets.js';
+import { selectStaleEvents, type MarketTarget } from '../sql/targets/selectSyncTargets.js';
 import { writeEvents } from '../store/writeEvents.js';
 import { writeMarkets } from '../store/writeMarkets.js';
 import { fetchInBatches } from './fetchInBatches.js';

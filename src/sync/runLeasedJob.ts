@@ -4,7 +4,7 @@ import { checkedClock } from '../db/checkedClock.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
 import type { JobLease } from '../lease/takeJobLease.js';
 import { linkSignals } from '../signals/linkSignals.js';
-import { abortOrphanedRuns } from '../sql/ingestRuns.js';
+import { abortOrphanedRuns } from '../sql/core/ingestRuns.js';
 import { runJob, type JobOptions, type JobResult } from './runJob.js';
 import type { SyncContext } from './SyncContext.js';
 

@@ -1,7 +1,7 @@
 import { ENDPOINTS } from '../api/endpoints/requests.js';
 import { handOverAtMs } from './handOverAtMs.js';
-import { selectBookCandidates } from '../sql/selectBookCandidates.js';
-import { selectOrderBookTargets } from '../sql/selectSyncTargets.js';
+import { selectBookCandidates } from '../sql/targets/selectBookCandidates.js';
+import { selectOrderBookTargets } from '../sql/targets/selectSyncTargets.js';
 import { scheduleBooks } from './bookSchedule.js';
 import { OrderBookWriter } from '../store/OrderBookWriter.js';
 import type { FetchedOrderBooks } from '../store/writeOrderBooks.js';

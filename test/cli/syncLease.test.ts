@@ -2,7 +2,7 @@ import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takeJobLease } from '../../src/lease/takeJobLease.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import { acquireLease } from '../../src/sql/acquireLease.js';
+import { acquireLease } from '../../src/sql/coordination/acquireLease.js';
 import { spawnCli } from '../helpers/spawnCli.js';
 import { cliEnv, startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';

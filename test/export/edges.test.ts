@@ -8,7 +8,7 @@ import { partitionPath } from '../../src/export/buildManifest.js';
 import { eventsTable } from '../../src/export/entityTables.js';
 import type { ExportTable } from '../../src/export/ExportTable.js';
 import { marketStateHistoryTable } from '../../src/export/historyTables.js';
-import { ensureMonthPartitions } from '../../src/sql/ensureMonthPartitions.js';
+import { ensureMonthPartitions } from '../../src/sql/core/ensureMonthPartitions.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 import { fileIdentities, filesUnder, readExport, exporter } from './exportHelpers.js';
 import { compareWithPostgres } from './exportedTables.js';

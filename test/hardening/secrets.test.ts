@@ -7,7 +7,7 @@ import { redactJsonText } from '../../src/errors/redactJsonText.js';
 import { sanitizeText } from '../../src/errors/sanitizeText.js';
 import { configSecrets } from '../../src/configSecrets.js';
 import { createLogger } from '../../src/log/createLogger.js';
-import { recordUpstream, UpstreamMismatchError } from '../../src/sql/recordUpstream.js';
+import { recordUpstream, UpstreamMismatchError } from '../../src/sql/admin/recordUpstream.js';
 import { startRecordingServer, type RecordingServer } from '../api/client/helpers/recordingServer.js';
 import { TEST_KEY, testClient } from '../api/client/helpers/testClient.js';
 import { wireMarket } from '../api/client/helpers/wire.js';

@@ -1,6 +1,6 @@
 import type { PredictionClient } from '../../src/api/client/index.js';
 import type { Sql } from '../../src/db/connect.js';
-import { startRun } from '../../src/sql/ingestRuns.js';
+import { startRun } from '../../src/sql/core/ingestRuns.js';
 import { SyncTotals } from '../../src/sync/syncTotals.js';
 import type { SyncContext } from '../../src/sync/SyncContext.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPacker } from '../../src/partitions/connectPacker.js';
 import { CLOSED_AFTER_MS, packClosedPartitions } from '../../src/partitions/packClosedPartitions.js';
-import { selectTableSizes } from '../../src/sql/selectTableSizes.js';
-import { PACKED_INDEX_OPTION } from '../../src/sql/selectUnpackedPartitions.js';
+import { selectTableSizes } from '../../src/sql/status/selectTableSizes.js';
+import { PACKED_INDEX_OPTION } from '../../src/sql/upkeep/selectUnpackedPartitions.js';
 import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
 import { book, ok } from '../helpers/domainFixtures.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPredictionClient } from '../../src/api/client/index.js';
 import { MONTHS_AHEAD, maintainPartitions } from '../../src/partitions/maintainPartitions.js';
 import { retentionHorizon } from '../../src/partitions/retentionHorizon.js';
-import { selectHistoryHorizons } from '../../src/sql/selectHistoryHorizons.js';
+import { selectHistoryHorizons } from '../../src/sql/export/selectHistoryHorizons.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
 import { maintainRunPartitions } from '../../src/sync/maintainRunPartitions.js';

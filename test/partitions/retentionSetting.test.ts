@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
-import { ensureMonthPartitions } from '../../src/sql/ensureMonthPartitions.js';
+import { ensureMonthPartitions } from '../../src/sql/core/ensureMonthPartitions.js';
 import { runCli } from '../helpers/runCli.js';
 import { cliEnv, startHarness } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';

@@ -2,7 +2,7 @@ import postgres from 'postgres';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyRetention } from '../../src/partitions/applyRetention.js';
 import { maintainPartitions } from '../../src/partitions/maintainPartitions.js';
-import { ensureMonthPartitions } from '../../src/sql/ensureMonthPartitions.js';
+import { ensureMonthPartitions } from '../../src/sql/core/ensureMonthPartitions.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { event, market, ok } from '../helpers/domainFixtures.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';

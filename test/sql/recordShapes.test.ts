@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { recordShapes, type ShapeObservation } from '../../src/sql/recordShapes.js';
-import { startRun } from '../../src/sql/ingestRuns.js';
+import { recordShapes, type ShapeObservation } from '../../src/sql/writes/recordShapes.js';
+import { startRun } from '../../src/sql/core/ingestRuns.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();

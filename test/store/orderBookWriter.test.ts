@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { OrderBookWriter } from '../../src/store/OrderBookWriter.js';
 import type { OrderBooksWrite } from '../../src/store/writeOrderBooks.js';
 import type { WriteCounts } from '../../src/store/writeCounts.js';
-import type { WriteFence } from '../../src/sql/acquireWriteLock.js';
+import type { WriteFence } from '../../src/sql/coordination/acquireWriteLock.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 import { book, ok } from '../helpers/domainFixtures.js';
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { writeEvents } from '../../src/store/writeEvents.js';
-import { hashOrderBooks, recordOrderBooks } from '../../src/sql/recordOrderBooks.js';
+import { hashOrderBooks, recordOrderBooks } from '../../src/sql/writes/recordOrderBooks.js';
 import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 import type { OrderBook } from '../../src/domain/types.js';

@@ -7,7 +7,7 @@ import { ClockSkewError } from '../../src/db/ClockSkewError.js';
 import { checkedClock } from '../../src/db/checkedClock.js';
 import { maintainPartitions } from '../../src/partitions/maintainPartitions.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import { ensureMonthPartitions } from '../../src/sql/ensureMonthPartitions.js';
+import { ensureMonthPartitions } from '../../src/sql/core/ensureMonthPartitions.js';
 import { runJob } from '../../src/sync/runJob.js';
 import { runSyncCycle } from '../../src/sync/runSyncCycle.js';
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';

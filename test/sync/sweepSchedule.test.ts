@@ -3,7 +3,7 @@ import { createPredictionClient, type PredictionClient } from '../../src/api/cli
 import { parseEvent } from '../../src/api/parse.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
-import { selectBookFetchOutcomes } from '../../src/sql/selectBookFetchOutcomes.js';
+import { selectBookFetchOutcomes } from '../../src/sql/status/selectBookFetchOutcomes.js';
 import { startRecordingServer, type RecordingServer } from '../api/client/helpers/recordingServer.js';
 import { requestedId, wireEvent, wireMarket } from '../api/client/helpers/wire.js';
 import { sweepContext } from '../helpers/sweepContext.js';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Config } from '../../config.js';
 import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { startSimulator, type WireShape } from '../../simulator/index.js';
-import { UpstreamMismatchError } from '../../sql/recordUpstream.js';
+import { UpstreamMismatchError } from '../../sql/admin/recordUpstream.js';
 import { usageError } from '../cliError.js';
 import { runServiceUntilSignal } from '../runServiceUntilSignal.js';
 import { shapeOption } from './simulate.js';

@@ -10,7 +10,7 @@ import { readUniverse, type Universe } from '../../plan/readUniverse.js';
 import { DEFAULT_BATCH_SIZE } from '../../sync/runJob.js';
 import { booksPerBatch } from '../../sync/sweepOrderBooks.js';
 import { integer } from '../optionParsers.js';
-import { selectBookCandidates } from '../../sql/selectBookCandidates.js';
+import { selectBookCandidates } from '../../sql/targets/selectBookCandidates.js';
 import { planRateLimit } from '../../app/createClientFromConfig.js';
 
 /** SQLSTATEs of a database the app never migrated: no `prediction` schema, or no table in it. */
