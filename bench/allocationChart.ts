@@ -6,6 +6,7 @@
  * allocation for Fv with known rates. Run: npx tsx bench/allocationChart.ts
  */
 import { writeFileSync } from 'node:fs';
+
 import { allocateBooks, type BookCandidate } from '../src/sync/bookSchedule.js';
 import { allocateFetchRates, weightedFreshness } from '../src/sync/fetchAllocation.js';
 

@@ -13,9 +13,11 @@
  * Latency is measured at the client, one query at a time, warm cache, over prepared statements.
  */
 import { parseArgs } from 'node:util';
+
 import postgres from 'postgres';
+
 import { migrate } from '../src/db/migrate.js';
-import { measureLatency, seededRandom, type LatencyStats } from './support/latency.js';
+import { type LatencyStats, measureLatency, seededRandom } from './support/latency.js';
 import { partitionedSize } from './support/partitionedSize.js';
 import { fmtMB, log, timed } from './support/report.js';
 

@@ -7,8 +7,8 @@
  * Markets have Zipf volumes, fetch evidence and last fetches spread over the max age; a tenth of
  * them have moved listed prices. Reports the CPU time (user + system) of each call, median and range.
  */
-import { scheduleBooks, type BookCandidate } from '../src/sync/bookSchedule.js';
 import { mulberry32 } from '../src/simulator/world/prng.js';
+import { type BookCandidate, scheduleBooks } from '../src/sync/bookSchedule.js';
 import { printTable } from './support/report.js';
 
 function parseArgs(argv: readonly string[]) {

@@ -13,33 +13,34 @@
  * book at most once a sweep), as before the schedule. See bench/README.md.
  */
 import { loadavg } from 'node:os';
+
 import { createPredictionClient } from '../src/api/client/index.js';
 import { parseOrderBook } from '../src/api/parse.js';
+import { HOT_EVENTS_DEFAULT } from '../src/config.js';
 import { KNOWN_PROVIDERS } from '../src/domain/types.js';
 import { createLogger } from '../src/log/createLogger.js';
 import { createMetrics } from '../src/ops/metrics.js';
-import { JOB_PRIORITY, type JobName } from '../src/service/jobKinds.js';
+import { bookInformation } from '../src/plan/bookInformation.js';
 import { startService } from '../src/service/startService.js';
 import { startSimulator } from '../src/simulator/index.js';
-import { contentHash } from '../src/sql/recordOrderBooks.js';
-import { log, printTable, section } from './support/report.js';
-import { bookInformation } from '../src/plan/bookInformation.js';
-import { HOT_EVENTS_DEFAULT } from '../src/config.js';
+import { selectBookCandidates } from '../src/sql/targets/selectBookCandidates.js';
+import { contentHash } from '../src/sql/writes/recordOrderBooks.js';
 import { allocateBooks } from '../src/sync/bookSchedule.js';
 import { weightedFreshness } from '../src/sync/fetchAllocation.js';
-import { selectBookCandidates } from '../src/sql/selectBookCandidates.js';
+import { JOB_PRIORITY, type JobName } from '../src/sync/jobCatalog.js';
 import { DEFAULT_BATCH_SIZE } from '../src/sync/runJob.js';
 import { sweepBatch } from '../src/sync/sweepOrderBooks.js';
-import { createScratch, DEFAULT_SERVER_URL, dropScratch, withDb } from './support/scratchDb.js';
 import {
   bestForFv,
   measurePeriodic,
+  type Measures,
   measureStored,
   roundRobin,
-  type Measures,
   type StoredBook,
   type TrueBook,
 } from './support/freshness.js';
+import { log, printTable, section } from './support/report.js';
+import { createScratch, DEFAULT_SERVER_URL, dropScratch, withDb } from './support/scratchDb.js';
 
 const API_KEY = 'bench-capture-key';
 /** The sweep's period of each profile, s. */

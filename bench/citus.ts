@@ -16,10 +16,12 @@
  * client share its cores, so the cluster cannot be faster here.
  */
 import { readFileSync } from 'node:fs';
+
 import postgres from 'postgres';
+
 import { createPredictionClient } from '../src/api/client/index.js';
-import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS, type Checked, type OrderBook } from '../src/domain/types.js';
 import { migrate } from '../src/db/migrate.js';
+import { type Checked, CONCRETE_CATEGORIES, KNOWN_PROVIDERS, type OrderBook } from '../src/domain/types.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { writeOrderBooks } from '../src/store/writeOrderBooks.js';
 import { runSyncCycle } from '../src/sync/runSyncCycle.js';

@@ -7,14 +7,16 @@
  * The simulator runs in a child process (the `simulate` CLI), so this process's CPU time
  * (process.cpuUsage) is the client's alone; the simulator's CPU is read from /proc as a cross-check.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+
 import { Agent, request } from 'undici';
+
 import { createPredictionClient } from '../src/api/client/index.js';
 import { parseEventList } from '../src/api/parse.js';
 import { ALL_CATEGORIES, KNOWN_PROVIDERS } from '../src/domain/types.js';
-import { World, type SimCategory, type SimProvider } from '../src/simulator/index.js';
+import { type SimCategory, type SimProvider, World } from '../src/simulator/index.js';
 import { crawlPlan } from '../src/sync/crawlPlan.js';
 import { fmtMs, median, printTable, section } from './support/report.js';
 

@@ -20,11 +20,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+
 import postgres from 'postgres';
+
 import { priceHistoryTable } from '../src/export/historyTables.js';
+import { pollPeakRss } from './support/peakRss.js';
 import { fmtInt, fmtRatio, median, printTable, section } from './support/report.js';
 import { cleanup, createScratch, databaseUrl, DEFAULT_SERVER_URL, dropScratch, type ScratchDb } from './support/scratchDb.js';
-import { pollPeakRss } from './support/peakRss.js';
 
 const { values: args } = parseArgs({
   options: {

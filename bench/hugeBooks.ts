@@ -18,16 +18,17 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
 import { createPredictionClient } from '../src/api/client/index.js';
 import { parseEvent } from '../src/api/parse.js';
 import { connect } from '../src/db/connect.js';
-import { startRun } from '../src/sql/ingestRuns.js';
+import { startRun } from '../src/sql/core/ingestRuns.js';
 import { writeEvents } from '../src/store/writeEvents.js';
 import { sweepOrderBooks } from '../src/sync/sweepOrderBooks.js';
 import { SyncTotals } from '../src/sync/syncTotals.js';
+import { peakRssKb } from './support/peakRss.js';
 import { fmtInt, printTable, section } from './support/report.js';
 import { cleanup, createScratch, DEFAULT_SERVER_URL, dropScratch } from './support/scratchDb.js';
-import { peakRssKb } from './support/peakRss.js';
 
 type Body = 'huge-wellformed' | 'huge-malformed' | 'largest-valid';
 /**

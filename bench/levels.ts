@@ -17,13 +17,14 @@
  * the same transactions one writeOrderBooks call at a time.
  */
 import postgres from 'postgres';
+
 import type { Checked, OrderBook } from '../src/domain/types.js';
-import { copyLines, copyRows, type CopyField } from '../src/sql/copyRows.js';
-import { contentHash, SNAPSHOT_COLUMNS, snapshotLine } from '../src/sql/recordOrderBooks.js';
-import { recordShape } from '../src/wire/recordShape.js';
+import { type CopyField, copyLines, copyRows } from '../src/sql/core/copyRows.js';
+import { contentHash, SNAPSHOT_COLUMNS, snapshotLine } from '../src/sql/writes/recordOrderBooks.js';
 import { OrderBookWriter } from '../src/store/OrderBookWriter.js';
 import { writeOrderBooks } from '../src/store/writeOrderBooks.js';
 import { LEVELS_PER_WRITE } from '../src/sync/sweepOrderBooks.js';
+import { recordShape } from '../src/wire/recordShape.js';
 import { fmtInt, fmtKRowsPerSec, fmtMs, fmtRatio, median, printTable, section } from './support/report.js';
 import { cleanup, createScratch, dropScratch, type ScratchDb } from './support/scratchDb.js';
 

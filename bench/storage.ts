@@ -36,11 +36,13 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+
 import postgres from 'postgres';
+
+import { measureLatency, seededRandom } from './support/latency.js';
+import { type PartitionedSize, partitionedSize } from './support/partitionedSize.js';
 import { fmtInt, fmtMs, log, printTable, section, timed } from './support/report.js';
 import { createScratch, databaseUrl, DEFAULT_SERVER_URL, type ScratchDb } from './support/scratchDb.js';
-import { measureLatency, seededRandom } from './support/latency.js';
-import { partitionedSize, type PartitionedSize } from './support/partitionedSize.js';
 import { simulatorChangeShares } from './support/simulatorChangeShares.js';
 import { timePacking } from './support/timePacking.js';
 import { timeRetentionDrop } from './support/timeRetentionDrop.js';

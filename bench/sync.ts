@@ -8,9 +8,9 @@
  */
 import { benchLevels } from './levels.js';
 import { DEFAULT_SERVER_URL } from './support/scratchDb.js';
+import { benchSyncRss } from './syncRss.js';
 import { benchUnchangedCycle } from './unchangedCycle.js';
 import { benchUpsert } from './upsert.js';
-import { benchSyncRss } from './syncRss.js';
 
 const BENCHES: Record<string, (serverUrl: string) => Promise<void>> = {
   levels: benchLevels,

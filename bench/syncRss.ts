@@ -6,12 +6,13 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
 import { parseConfig } from '../src/config.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { minimumRequests, requestsByEndpoint } from './support/minimumRequests.js';
-import { fmtInt, printTable, section } from './support/report.js';
-import { cleanup, createScratch, dropScratch, withDb, type ScratchDb } from './support/scratchDb.js';
 import { pollPeakRss } from './support/peakRss.js';
+import { fmtInt, printTable, section } from './support/report.js';
+import { cleanup, createScratch, dropScratch, type ScratchDb, withDb } from './support/scratchDb.js';
 
 const MARKETS = 100_000;
 /** Baseline world: big enough to exercise every phase, small enough that data costs no memory. */

@@ -6,6 +6,7 @@
  * plain UPDATEs of exactly those rows on a clone of the database taken before the second cycle.
  */
 import type postgres from 'postgres';
+
 import { createPredictionClient } from '../src/api/client/index.js';
 import { parseConfig } from '../src/config.js';
 import { startSimulator } from '../src/simulator/index.js';
@@ -14,7 +15,7 @@ import { runSyncCycle, type SyncResult } from '../src/sync/runSyncCycle.js';
 import { measureStep, type StepMeasure } from './support/meter.js';
 import { minimumRequests, requestsByEndpoint } from './support/minimumRequests.js';
 import { fmtInt, fmtMB, fmtMs, fmtRatio, printTable, section } from './support/report.js';
-import { cleanup, cloneScratch, createScratch, dropScratch, withDb, type ScratchDb } from './support/scratchDb.js';
+import { cleanup, cloneScratch, createScratch, dropScratch, type ScratchDb, withDb } from './support/scratchDb.js';
 
 const MARKETS = 10_000;
 const API_KEY = 'bench-key';

@@ -11,14 +11,15 @@
  *  - ff50:    the minimal update again on a copy rewritten at fillfactor 50 (room for HOT updates).
  */
 import type postgres from 'postgres';
-import { acquireWriteLock } from '../src/sql/acquireWriteLock.js';
-import type { UpsertCounts } from '../src/sql/changeOnlyUpsert.js';
-import { copyRows } from '../src/sql/copyRows.js';
-import { upsertEvents } from '../src/sql/upsertEvents.js';
-import { upsertMarkets, type MarketRow } from '../src/sql/upsertMarkets.js';
+
+import { acquireWriteLock } from '../src/sql/coordination/acquireWriteLock.js';
+import type { UpsertCounts } from '../src/sql/core/changeOnlyUpsert.js';
+import { copyRows } from '../src/sql/core/copyRows.js';
+import { upsertEvents } from '../src/sql/writes/upsertEvents.js';
+import { type MarketRow, upsertMarkets } from '../src/sql/writes/upsertMarkets.js';
 import { measureStep, type StepMeasure } from './support/meter.js';
 import { fmtInt, fmtMB, fmtMs, fmtRatio, printTable, section } from './support/report.js';
-import { cleanup, cloneScratch, createScratch, dropScratch, withDb, type ScratchDb } from './support/scratchDb.js';
+import { cleanup, cloneScratch, createScratch, dropScratch, type ScratchDb, withDb } from './support/scratchDb.js';
 import { MARKET_COLUMNS, marketCopyRows, settledAt, worldRecords } from './support/worldRecords.js';
 
 const MARKETS = 100_000;

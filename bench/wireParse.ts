@@ -13,20 +13,21 @@
  * and the steps should add up to about its time. Times are CPU time of this process (see cpuMsOf),
  * not wall time. Round 0 warms the JIT up; the median of the next rounds is reported.
  */
+import { createHash } from 'node:crypto';
+
 import { parseEventList, parseOrderBook } from '../src/api/parse.js';
 import { ALL_CATEGORIES, KNOWN_PROVIDERS, type RecordShape } from '../src/domain/types.js';
 import { normalizeEvent } from '../src/normalize/event.js';
 import { normalizeMarket } from '../src/normalize/market.js';
 import { normalizeOrderBook } from '../src/normalize/orderBook.js';
-import { World, type SimCategory, type SimProvider, type WireShape } from '../src/simulator/index.js';
+import { type SimCategory, type SimProvider, type WireShape, World } from '../src/simulator/index.js';
 import { crawlPlan } from '../src/sync/crawlPlan.js';
 import { eventSchema, type EventWire } from '../src/wire/event.js';
+import { LIMITS } from '../src/wire/limits.js';
 import { marketSchema, type MarketWire } from '../src/wire/market.js';
 import { orderBookSchema, type OrderBookWire } from '../src/wire/orderBook.js';
 import { recordShape } from '../src/wire/recordShape.js';
 import { findHostileContent } from '../src/wire/untrusted.js';
-import { LIMITS } from '../src/wire/limits.js';
-import { createHash } from 'node:crypto';
 import { fmtInt, median, printTable, section } from './support/report.js';
 
 const PAGE_SIZE = 20;

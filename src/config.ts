@@ -1,17 +1,24 @@
 /**
  * The only reader of `process.env`. Parsed once with zod and frozen; every other module takes
  * the values it needs as arguments, so tests build configs from plain objects with `parseConfig`.
+ *
+ * One file on purpose, long as it is: every setting is declared, defaulted, validated and
+ * documented here, beside the rules that tie settings to each other, so that one read of this
+ * file answers "what can be set, and to what". Split by topic, a setting's checks against its
+ * neighbours would be spread over files, and a new variable could be read somewhere else.
  */
 import { readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
-import { withoutCredentials } from './net/withoutCredentials.js';
+
 import cron from 'node-cron';
 import { z } from 'zod';
-import { headerValueProblem } from './api/client/HttpTransport.js';
-import { DEFAULT_LEASE_TTL_SEC } from './lease/takeJobLease.js';
-import { isLoopback } from './net/isLoopback.js';
+
 import { ALL_CATEGORIES, CATEGORIES, KNOWN_PROVIDERS, PROVIDER_NAME } from './domain/types.js';
 import { sanitizeText } from './errors/sanitizeText.js';
+import { DEFAULT_LEASE_TTL_SEC } from './lease/takeJobLease.js';
+import { headerValueProblem } from './net/headerValueProblem.js';
+import { isLoopback } from './net/isLoopback.js';
+import { withoutCredentials } from './net/withoutCredentials.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

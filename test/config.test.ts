@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { ConfigError, HOT_EVENTS_DEFAULT, parseConfig } from '../src/config.js';
 
 function catchError(fn: () => unknown): Error {

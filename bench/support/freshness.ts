@@ -3,8 +3,8 @@
  * reference policies replayed on the same change log with the same number of book fetches
  * (bench/capture.ts; the measures are defined in bench/README.md).
  */
-import { allocateFetchRates } from '../../src/sync/fetchAllocation.js';
 import { mulberry32 } from '../../src/simulator/world/prng.js';
+import { allocateFetchRates } from '../../src/sync/fetchAllocation.js';
 
 /** A market's true states: when each took effect (ascending) and its content key. */
 export interface TrueBook {

@@ -9,6 +9,7 @@
  * full-page images comparable between a step and its baseline.
  */
 import postgres from 'postgres';
+
 import type { ScratchDb } from './scratchDb.js';
 
 export interface WalUse {

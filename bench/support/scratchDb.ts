@@ -3,6 +3,7 @@
  * migrations, cloned for "same starting state" comparisons, and dropped afterwards.
  */
 import postgres from 'postgres';
+
 import { migrate } from '../../src/db/migrate.js';
 
 /** Server the benchmarks create their databases on (trust auth); override with `--db URL`. */

@@ -1,6 +1,6 @@
 import { connectPacker } from '../../src/partitions/connectPacker.js';
 import { packClosedPartitions, type PackedPartition } from '../../src/partitions/packClosedPartitions.js';
-import { partitionedSize, type PartitionedSize } from './partitionedSize.js';
+import { type PartitionedSize, partitionedSize } from './partitionedSize.js';
 import { onClone, type ScratchDb } from './scratchDb.js';
 
 export interface Packing {

@@ -1,6 +1,6 @@
 import { applyRetention } from '../../src/partitions/applyRetention.js';
-import type { DroppedPartition } from '../../src/sql/dropMonthPartition.js';
-import { onClone, withDb, type ScratchDb } from './scratchDb.js';
+import type { DroppedPartition } from '../../src/sql/upkeep/dropMonthPartition.js';
+import { onClone, type ScratchDb, withDb } from './scratchDb.js';
 
 export interface RetentionDrop {
   dropped: DroppedPartition[];

@@ -5,9 +5,9 @@
  */
 import { parseEvent } from '../../src/api/parse.js';
 import type { Event } from '../../src/domain/types.js';
-import { World, type WireShape } from '../../src/simulator/index.js';
-import type { CopyField } from '../../src/sql/copyRows.js';
-import type { MarketRow } from '../../src/sql/upsertMarkets.js';
+import { type WireShape, World } from '../../src/simulator/index.js';
+import type { CopyField } from '../../src/sql/core/copyRows.js';
+import type { MarketRow } from '../../src/sql/writes/upsertMarkets.js';
 
 export function worldRecords(markets: number, seed = 1, shape: WireShape = 'live'): { events: Event[]; markets: MarketRow[] } {
   // A bare World defaults to 'spec'; startSimulator (and so the sync) to 'live'.

@@ -9,7 +9,9 @@
  * benchmarks); the scratch database is dropped at the end.
  */
 import { writeFileSync } from 'node:fs';
+
 import postgres from 'postgres';
+
 import { createScratch, DEFAULT_SERVER_URL, dropScratch } from '../../bench/support/scratchDb.js';
 import { readCatalog } from './readCatalog.js';
 import { renderDataModel } from './renderDataModel.js';

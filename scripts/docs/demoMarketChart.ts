@@ -8,7 +8,9 @@
  *   npx tsx scripts/docs/demoMarketChart.ts [--db postgres://user@host:5432/postgres] [--from postgres://…/prediction_demo]
  */
 import { writeFileSync } from 'node:fs';
+
 import postgres from 'postgres';
+
 import { createScratch, DEFAULT_SERVER_URL, dropScratch } from '../../bench/support/scratchDb.js';
 import { createPredictionClient } from '../../src/api/client/index.js';
 import { connect } from '../../src/db/connect.js';

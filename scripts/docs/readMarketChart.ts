@@ -1,5 +1,6 @@
 /** The series of one market's chart (renderMarketChart), read from the `analytics` views. */
 import type postgres from 'postgres';
+
 import type { MarketChartData, StepPoint } from './renderMarketChart.js';
 
 /**

@@ -1,20 +1,21 @@
 import type { z } from 'zod';
+
 import type { CategoryCount, Checked, Event, Market, OrderBook, Pagination, Rejection, Trade } from '../domain/types.js';
-import { normalizeCategoryCount } from '../normalize/eventCategories.js';
 import { normalizeEvent } from '../normalize/event.js';
+import { normalizeCategoryCount } from '../normalize/eventCategories.js';
 import { normalizeMarket } from '../normalize/market.js';
 import { normalizeOrderBook } from '../normalize/orderBook.js';
 import { normalizePagination } from '../normalize/pagination.js';
-import { normalizeTrade } from '../normalize/trade.js';
 import { normalizeResponseTime } from '../normalize/responseTime.js';
+import { normalizeTrade } from '../normalize/trade.js';
 import { boundedPayload } from '../wire/boundedPayload.js';
 import { checkRecord } from '../wire/checkRecord.js';
 import { closedListEnvelopeSchema, dataEnvelopeSchema, listEnvelopeSchema } from '../wire/envelopes.js';
-import { eventCategoriesEnvelopeSchema, eventCategorySchema } from '../wire/eventCategories.js';
 import { eventSchema } from '../wire/event.js';
+import { eventCategoriesEnvelopeSchema, eventCategorySchema } from '../wire/eventCategories.js';
 import { describeValue, formatIssues, readableErrorMap } from '../wire/issues.js';
-import type { ContractKind } from '../wire/liveContract.js';
 import { LIMITS } from '../wire/limits.js';
+import type { ContractKind } from '../wire/liveContract.js';
 import { marketSchema } from '../wire/market.js';
 import { orderBookSchema } from '../wire/orderBook.js';
 import { HOSTILE_SHAPE, recordShape } from '../wire/recordShape.js';

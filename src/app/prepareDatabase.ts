@@ -1,6 +1,6 @@
 import { connect } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
-import { recordUpstream } from '../sql/recordUpstream.js';
+import { recordUpstream } from '../sql/admin/recordUpstream.js';
 
 /**
  * What every command that writes does before anything else: apply pending migrations, then check

@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+
 import {
   ApiKeyInvalidError,
   ApiKeyMissingError,
@@ -18,7 +19,7 @@ import type { Redact } from '../errors/createSecretRedactor.js';
 import { errorChain } from '../errors/errorChain.js';
 import { errorChainMessage } from '../errors/errorChainMessage.js';
 import { sanitizeText } from '../errors/sanitizeText.js';
-import { UpstreamMismatchError } from '../sql/recordUpstream.js';
+import { UpstreamMismatchError } from '../sql/admin/recordUpstream.js';
 import { CliError } from './cliError.js';
 import { ExitCode } from './exitCodes.js';
 

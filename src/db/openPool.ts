@@ -1,5 +1,7 @@
 import { connect as netConnect, type Socket } from 'node:net';
+
 import postgres from 'postgres';
+
 import { CLIENT_KEEP_ALIVE_SEC, connectionParameters, ROLE_SETTINGS, type SessionSettings } from './sessionSettings.js';
 import { watchAnswers } from './watchAnswers.js';
 

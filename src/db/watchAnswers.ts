@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+
 import { DatabaseDeadlineError } from './withDeadline.js';
 
 /**

@@ -1,7 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
+
 import type postgres from 'postgres';
-import { findLockBlockers, type LockBlocker } from '../sql/findLockBlockers.js';
-import { terminateSession } from '../sql/terminateSession.js';
+
+import { findLockBlockers, type LockBlocker } from '../sql/admin/findLockBlockers.js';
+import { terminateSession } from '../sql/admin/terminateSession.js';
 
 /** What became of a blocking session. */
 export type BlockerOutcome = 'terminated' | 'not permitted to terminate' | 'left running (it may write)' | 'left running';

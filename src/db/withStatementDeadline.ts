@@ -1,4 +1,5 @@
 import type postgres from 'postgres';
+
 import { settingsOf } from './openPool.js';
 import { withDeadline } from './withDeadline.js';
 

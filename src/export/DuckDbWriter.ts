@@ -1,5 +1,6 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { quoteIdentifier as quote } from '../sql/sqlNames.js';
+
+import { quoteIdentifier as quote } from '../sql/core/sqlNames.js';
 import { csvReadType, parquetValue } from './columnTransfer.js';
 import type { ExportTable } from './ExportTable.js';
 

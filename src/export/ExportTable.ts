@@ -1,4 +1,4 @@
-import type { Queryable } from '../sql/queryable.js';
+import type { Queryable } from '../sql/core/queryable.js';
 import type { ExportColumn } from './exportColumns.js';
 
 /** One UTC day of a table as the database holds it now. */

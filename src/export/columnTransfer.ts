@@ -1,4 +1,4 @@
-import { quoteIdentifier as quote } from '../sql/sqlNames.js';
+import { quoteIdentifier as quote } from '../sql/core/sqlNames.js';
 import { duckType, type ExportColumn } from './exportColumns.js';
 
 // How a value travels: Postgres writes it as CSV text (COPY ... TO STDOUT), DuckDB reads that text

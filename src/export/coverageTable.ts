@@ -1,6 +1,6 @@
 import { crawlCoverage, dataCoverage, ingestRuns } from '../schema/index.js';
-import { quoteIdentifier as quote, sqlNames } from '../sql/sqlNames.js';
-import { viewNames } from '../sql/viewNames.js';
+import { quoteIdentifier as quote, sqlNames } from '../sql/core/sqlNames.js';
+import { viewNames } from '../sql/core/viewNames.js';
 import { pgCsvExpression } from './columnTransfer.js';
 import { changedSince, dayText, mergeDays, retentionChangedSince, sortedByDay } from './daySql.js';
 import { SECONDS, viewColumns } from './exportColumns.js';

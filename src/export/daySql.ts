@@ -1,7 +1,8 @@
 import type postgres from 'postgres';
+
 import { droppedPartitions } from '../schema/index.js';
-import type { Queryable } from '../sql/queryable.js';
-import { sqlNames } from '../sql/sqlNames.js';
+import type { Queryable } from '../sql/core/queryable.js';
+import { sqlNames } from '../sql/core/sqlNames.js';
 import type { DayCount, DayQuery, DaySelection } from './ExportTable.js';
 
 // SQL pieces shared by the exported tables: the UTC day of a timestamp, the change test against

@@ -1,8 +1,9 @@
 import { getTableColumns } from 'drizzle-orm';
 import { getViewConfig, type PgTable, type PgView } from 'drizzle-orm/pg-core';
+
 import { AMOUNT_FRACTION_DIGITS, AMOUNT_INTEGER_DIGITS } from '../domain/types.js';
-import { sqlNames, type ColumnKey } from '../sql/sqlNames.js';
-import type { ViewColumnKey } from '../sql/viewNames.js';
+import { type ColumnKey, sqlNames } from '../sql/core/sqlNames.js';
+import type { ViewColumnKey } from '../sql/core/viewNames.js';
 
 /**
  * An exact decimal type of the Parquet files. Postgres numerics have no declared scale, so each

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+
 import { duckType } from './exportColumns.js';
 import type { ExportTable } from './ExportTable.js';
 import type { SchemaVersion } from './schemaVersion.js';

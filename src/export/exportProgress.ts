@@ -1,4 +1,5 @@
 import cliProgress from 'cli-progress';
+
 import { sanitizeText } from '../errors/sanitizeText.js';
 
 /** What runExport reports as it goes: a phase of `total` units (rows or files), then its advance. */

@@ -1,8 +1,8 @@
 import { dataCoverageTable } from './coverageTable.js';
 import { eventsTable, marketResolutionsTable, marketsTable } from './entityTables.js';
 import type { ExportTable } from './ExportTable.js';
-import { tradesTable } from './tradesTable.js';
 import { marketStateHistoryTable, orderbookLevelsTable, orderbookTopTable, priceHistoryTable } from './historyTables.js';
+import { tradesTable } from './tradesTable.js';
 
 /** Every table `export` can write, in the order it writes them. */
 export const EXPORT_TABLES: readonly ExportTable[] = [

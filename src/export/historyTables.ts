@@ -1,9 +1,10 @@
 import { getTableName } from 'drizzle-orm';
+
 import { marketStateHistory, orderbookLevels, orderbookSnapshots, orderbookTop, priceHistory, pricingSnapshots } from '../schema/index.js';
-import type { Queryable } from '../sql/queryable.js';
-import { bookLevelsOf } from '../sql/bookLevels.js';
-import { quoteIdentifier as quote, sqlNames, type SqlNames } from '../sql/sqlNames.js';
-import { viewNames } from '../sql/viewNames.js';
+import type { Queryable } from '../sql/core/queryable.js';
+import { quoteIdentifier as quote, type SqlNames, sqlNames } from '../sql/core/sqlNames.js';
+import { viewNames } from '../sql/core/viewNames.js';
+import { bookLevelsOf } from '../sql/export/bookLevels.js';
 import { pgCsvExpression } from './columnTransfer.js';
 import { changedSince, dayDate, dayText, inRange, mergeDays, sortedByDay } from './daySql.js';
 import { AMOUNT, PRICE, tableColumns, viewColumns } from './exportColumns.js';

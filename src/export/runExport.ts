@@ -1,29 +1,31 @@
-import { HOW_TO_GET_DATA } from '../domain/howToGetData.js';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import type postgres from 'postgres';
-import { lockRetainedTables } from '../sql/lockRetainedTables.js';
-import { onCitus } from '../sql/onCitus.js';
-import { releaseExportLock } from '../sql/releaseExportLock.js';
-import { saveExportState, type SavedPartition } from '../sql/saveExportState.js';
-import { selectExportPartitions } from '../sql/selectExportPartitions.js';
-import { selectExportWatermarks } from '../sql/selectExportWatermarks.js';
-import { selectHistoryHorizons } from '../sql/selectHistoryHorizons.js';
-import { tryExportLock } from '../sql/tryExportLock.js';
+
+import { HOW_TO_GET_DATA } from '../domain/howToGetData.js';
+import { onCitus } from '../sql/core/onCitus.js';
+import { lockRetainedTables } from '../sql/export/lockRetainedTables.js';
+import { releaseExportLock } from '../sql/export/releaseExportLock.js';
+import { type SavedPartition, saveExportState } from '../sql/export/saveExportState.js';
+import { selectExportPartitions } from '../sql/export/selectExportPartitions.js';
+import { selectExportWatermarks } from '../sql/export/selectExportWatermarks.js';
+import { selectHistoryHorizons } from '../sql/export/selectHistoryHorizons.js';
+import { tryExportLock } from '../sql/export/tryExportLock.js';
 import { buildManifest } from './buildManifest.js';
+import { DuckDbWriter, type WriterOptions } from './DuckDbWriter.js';
 import { writeFileDurably } from './durableFiles.js';
 import { exporterVersion } from './exporterVersion.js';
 import { exportLayout } from './exportLayout.js';
-import { noProgress, type ExportProgress } from './exportProgress.js';
-import { createOutputDirectory, ExportPathError } from './outputDirectory.js';
+import { type ExportProgress, noProgress } from './exportProgress.js';
 import type { ExportTable } from './ExportTable.js';
 import { EXPORT_TABLES } from './exportTables.js';
-import { inDayRange, type DayRange, type RecordedPartition } from './planPartitions.js';
+import { createOutputDirectory, ExportPathError } from './outputDirectory.js';
+import { type DayRange, inDayRange, type RecordedPartition } from './planPartitions.js';
 import { isMigrated, readSchemaVersion } from './schemaVersion.js';
-import { DuckDbWriter, type WriterOptions } from './DuckDbWriter.js';
 import { readSnapshot } from './snapshotHorizon.js';
 import { symbolicLinkBelow } from './symbolicLinkBelow.js';
-import { writeTable, type TableWritten } from './writeTable.js';
+import { type TableWritten, writeTable } from './writeTable.js';
 
 export interface ExportOptions {
   /** Absolute path of the output directory. */

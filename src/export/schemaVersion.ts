@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { MIGRATIONS_FOLDER } from '../db/migrate.js';
-import type { Queryable } from '../sql/queryable.js';
-import { selectAppliedMigrations } from '../sql/selectAppliedMigrations.js';
+import type { Queryable } from '../sql/core/queryable.js';
+import { selectAppliedMigrations } from '../sql/export/selectAppliedMigrations.js';
 
 export interface SchemaVersion {
   /** Migrations applied to the database. */

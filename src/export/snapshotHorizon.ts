@@ -1,4 +1,4 @@
-import type { Queryable } from '../sql/queryable.js';
+import type { Queryable } from '../sql/core/queryable.js';
 
 /** The export's snapshot, as xid8 text. */
 export interface SnapshotBounds {

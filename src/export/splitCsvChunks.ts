@@ -1,5 +1,5 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 
 /** A file of whole CSV records of one day. */

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Queryable } from '../sql/queryable.js';
+
+import type { Queryable } from '../sql/core/queryable.js';
 
 /** How long a stopped COPY may take to end before the transaction is left to its own end. */
 const COPY_END_WAIT_MS = 30_000;

@@ -1,6 +1,7 @@
 import { getTableName } from 'drizzle-orm';
+
 import { trades } from '../schema/index.js';
-import { quoteIdentifier as quote, sqlNames } from '../sql/sqlNames.js';
+import { quoteIdentifier as quote, sqlNames } from '../sql/core/sqlNames.js';
 import { pgCsvExpression } from './columnTransfer.js';
 import { changedSince, dayText, inRange, mergeDays, sortedByDay } from './daySql.js';
 import { AMOUNT, tableColumns } from './exportColumns.js';

@@ -1,15 +1,16 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Queryable } from '../sql/queryable.js';
-import type { SavedPartition } from '../sql/saveExportState.js';
+
+import type { Queryable } from '../sql/core/queryable.js';
+import type { SavedPartition } from '../sql/export/saveExportState.js';
 import { partitionPath } from './buildManifest.js';
-import { removeFile, replaceFile } from './durableFiles.js';
 import type { DuckDbWriter } from './DuckDbWriter.js';
+import { removeFile, replaceFile } from './durableFiles.js';
 import type { ExportProgress } from './exportProgress.js';
 import type { DayCount, DaySelection, ExportTable } from './ExportTable.js';
-import { planPartitions, type DayRange, type PartitionPlan, type RecordedPartition } from './planPartitions.js';
+import { type DayRange, type PartitionPlan, planPartitions, type RecordedPartition } from './planPartitions.js';
 import { horizon32, type SnapshotBounds } from './snapshotHorizon.js';
-import { splitCsvChunks, type CsvChunk } from './splitCsvChunks.js';
+import { type CsvChunk, splitCsvChunks } from './splitCsvChunks.js';
 import { resumeConnection, stopCopyOut } from './stopCopyOut.js';
 import { dayStart, nextDay } from './utcDays.js';
 

@@ -1,11 +1,12 @@
 import type postgres from 'postgres';
-import { acquireLease } from '../sql/acquireLease.js';
-import type { WriteFence } from '../sql/acquireWriteLock.js';
-import { checkLease } from '../sql/checkLease.js';
-import { releaseLease } from '../sql/releaseLease.js';
-import { renewLease } from '../sql/renewLease.js';
-import { LeaseLostError } from './LeaseLostError.js';
+
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
+import { acquireLease } from '../sql/coordination/acquireLease.js';
+import type { WriteFence } from '../sql/coordination/acquireWriteLock.js';
+import { checkLease } from '../sql/coordination/checkLease.js';
+import { releaseLease } from '../sql/coordination/releaseLease.js';
+import { renewLease } from '../sql/coordination/renewLease.js';
+import { LeaseLostError } from './LeaseLostError.js';
 
 /** Lease TTL unless configured (PREDICTION_LEASE_TTL_SEC): how long a crashed holder keeps a job from running elsewhere. */
 export const DEFAULT_LEASE_TTL_SEC = 30;

@@ -1,6 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
+
 import type postgres from 'postgres';
-import { takeJobLease, type JobLease, type LeaseOptions } from './takeJobLease.js';
+
+import { type JobLease, type LeaseOptions, takeJobLease } from './takeJobLease.js';
 
 export interface WaitForLeaseOptions extends LeaseOptions {
   /** Time between two attempts while another holder has the lease. Default: a quarter of ttlMs, at most 1000. */

@@ -1,5 +1,6 @@
-import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import { type DestinationStream, type Logger as PinoLogger, pino } from 'pino';
 import pinoPretty from 'pino-pretty';
+
 import { createSecretRedactor } from '../errors/createSecretRedactor.js';
 import { createSecretScrubber } from './createSecretScrubber.js';
 import { formatLogLine } from './formatLogLine.js';

@@ -1,9 +1,9 @@
 import {
   CATEGORIES,
-  KNOWN_PROVIDERS,
   type Decimal,
   type DriftTag,
   type Event,
+  KNOWN_PROVIDERS,
   type Market,
   type RecordShape,
   type Rejection,

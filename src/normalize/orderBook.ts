@@ -1,5 +1,5 @@
 import type { Decimal, DriftTag, OrderBook, OrderBookLevel, RecordShape } from '../domain/types.js';
-import { readCentLevel, readDollarLevel, type OrderBookWire, type WireLevel } from '../wire/orderBook.js';
+import { type OrderBookWire, readCentLevel, readDollarLevel, type WireLevel } from '../wire/orderBook.js';
 import { addDecimals, shiftDecimal, toDecimal } from './decimal.js';
 import { DRIFT, missingTag } from './driftTags.js';
 import { fieldReader } from './fieldReader.js';

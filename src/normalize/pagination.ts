@@ -1,5 +1,5 @@
-import type { PaginationWire } from '../wire/pagination.js';
 import type { Pagination } from '../domain/types.js';
+import type { PaginationWire } from '../wire/pagination.js';
 
 /** Copies the four spec fields only, so nothing unvalidated rides along. */
 export function normalizePagination(wire: PaginationWire): Pagination {

@@ -1,12 +1,12 @@
 import {
   AMOUNT_FRACTION_DIGITS,
   AMOUNT_INTEGER_DIGITS,
-  TRADE_ACTIONS,
-  TRADE_SIDES,
   type Checked,
   type DriftTag,
   type RecordShape,
   type Trade,
+  TRADE_ACTIONS,
+  TRADE_SIDES,
 } from '../domain/types.js';
 import type { TradeWire } from '../wire/trade.js';
 import { fitsAmount, toDecimal } from './decimal.js';

@@ -1,4 +1,4 @@
-import { seconds } from './seconds.js';
+import { checkAge } from './checkAge.js';
 
 export interface LivenessCheck {
   ok: boolean;
@@ -74,22 +74,15 @@ export function createLiveness(options: LivenessOptions): Liveness {
       const at = now();
       const checks: Record<string, LivenessCheck> = {};
       for (const job of options.jobs)
-        checks[`job:${job.name}`] = checkJob(lastProgressMs.get(job.name) ?? null, periods * job.expectedPeriodMs, at, startedAtMs);
+        checks[`job:${job.name}`] = checkAge(
+          'progress',
+          lastProgressMs.get(job.name) ?? null,
+          periods * job.expectedPeriodMs,
+          at,
+          startedAtMs,
+        );
       const all = Object.values(checks);
       return { live: all.length === 0 || all.some((c) => c.ok), checks };
     },
   };
-}
-
-function checkJob(last: number | null, limitMs: number, at: number, startedAtMs: number): LivenessCheck {
-  if (last === null) {
-    const sinceStart = at - startedAtMs;
-    return sinceStart <= limitMs
-      ? { ok: true, detail: `no progress yet; within the start-up grace of ${seconds(limitMs)} (${seconds(sinceStart)} elapsed)` }
-      : { ok: false, detail: `no progress in the ${seconds(sinceStart)} since start (allowed ${seconds(limitMs)})` };
-  }
-  const age = at - last;
-  return age <= limitMs
-    ? { ok: true, detail: `last progress ${seconds(age)} ago (allowed ${seconds(limitMs)})` }
-    : { ok: false, detail: `last progress ${seconds(age)} ago, more than the ${seconds(limitMs)} allowed` };
 }

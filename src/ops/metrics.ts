@@ -1,6 +1,7 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
 import type { RequestEvent } from '../api/client/index.js';
-import type { RunStatus } from '../sql/ingestRuns.js';
+import type { RunStatus } from '../sql/core/ingestRuns.js';
 
 export type JobRunStatus = Exclude<RunStatus, 'running'>;
 

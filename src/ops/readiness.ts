@@ -1,5 +1,5 @@
 import type { Sql } from '../db/connect.js';
-import { seconds } from './seconds.js';
+import { checkAge } from './checkAge.js';
 
 export interface ReadinessCheck {
   ok: boolean;
@@ -124,17 +124,7 @@ async function checkJob(
     return { ok: false, detail: 'cannot read the last success (the cause is in the service log)', cause: error };
   }
   if (last === TIMED_OUT) return { ok: false, detail: `no answer about the last success within ${timeoutMs} ms` };
-  const at = now();
-  if (last === null) {
-    const sinceStart = at - startedAtMs;
-    return sinceStart <= limitMs
-      ? { ok: true, detail: `no success yet; within the start-up grace of ${seconds(limitMs)} (${seconds(sinceStart)} elapsed)` }
-      : { ok: false, detail: `no success in the ${seconds(sinceStart)} since start (allowed ${seconds(limitMs)})` };
-  }
-  const age = at - last;
-  return age <= limitMs
-    ? { ok: true, detail: `last success ${seconds(age)} ago (allowed ${seconds(limitMs)})` }
-    : { ok: false, detail: `last success ${seconds(age)} ago, more than the ${seconds(limitMs)} allowed` };
+  return checkAge('success', last, limitMs, now(), startedAtMs);
 }
 
 /** A fresh job whose latest run was degraded is not ready: its freshness says nothing of what it rejected. */

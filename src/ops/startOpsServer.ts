@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import type { Registry } from 'prom-client';
+
 import type { Logger } from '../log/Logger.js';
 import type { Liveness } from './liveness.js';
 import type { Readiness, ReadinessCheck } from './readiness.js';

@@ -1,11 +1,12 @@
 import type { Sql } from '../db/connect.js';
+import { onCancellableSession } from '../db/onCancellableSession.js';
 import { settingsOf } from '../db/openPool.js';
+import { writeTransaction } from '../db/writeTransaction.js';
 import { DEADLOCK_DETECTED, LOCK_NOT_AVAILABLE, QUERY_CANCELED, UNDEFINED_TABLE, withSqlState } from '../errors/withSqlState.js';
-import type { WriteFence } from '../sql/acquireWriteLock.js';
-import { countPartitionRows } from '../sql/countPartitionRows.js';
-import { dropMonthPartition, type DroppedPartition } from '../sql/dropMonthPartition.js';
-import { selectRetentionCandidates } from '../sql/selectRetentionCandidates.js';
-import { writeTransaction } from '../store/writeTransaction.js';
+import type { WriteFence } from '../sql/coordination/acquireWriteLock.js';
+import { countPartitionRows } from '../sql/upkeep/countPartitionRows.js';
+import { dropMonthPartition, type DroppedPartition } from '../sql/upkeep/dropMonthPartition.js';
+import { selectRetentionCandidates } from '../sql/upkeep/selectRetentionCandidates.js';
 
 export interface RetentionOptions {
   /** Months ending at or before it go (retentionHorizon). */
@@ -61,7 +62,9 @@ export async function applyRetention(sql: Sql, options: RetentionOptions): Promi
   for (const candidate of await selectRetentionCandidates(sql, horizon)) {
     if (signal?.aborted) break;
     try {
-      const rowCount = await countPartitionRows(counter, candidate.partition, { timeoutMs: countTimeoutMs, signal });
+      const rowCount = await onCancellableSession(counter, signal, (session) =>
+        countPartitionRows(session, candidate.partition, countTimeoutMs),
+      );
       const one = await writeTransaction(sql, fence, (tx) =>
         dropMonthPartition(tx, candidate, { horizon, retentionMonths, rowCount, lockTimeoutMs }),
       );

@@ -1,9 +1,9 @@
 import type { Sql } from '../db/connect.js';
-import type { WriteFence } from '../sql/acquireWriteLock.js';
-import type { DroppedPartition } from '../sql/dropMonthPartition.js';
-import { ensureMonthPartitions } from '../sql/ensureMonthPartitions.js';
-import { selectNewestFilledMonth } from '../sql/selectNewestFilledMonth.js';
-import { writeTransaction } from '../store/writeTransaction.js';
+import { writeTransaction } from '../db/writeTransaction.js';
+import type { WriteFence } from '../sql/coordination/acquireWriteLock.js';
+import { ensureMonthPartitions } from '../sql/core/ensureMonthPartitions.js';
+import type { DroppedPartition } from '../sql/upkeep/dropMonthPartition.js';
+import { selectNewestFilledMonth } from '../sql/upkeep/selectNewestFilledMonth.js';
 import { applyRetention } from './applyRetention.js';
 import { retentionHorizon } from './retentionHorizon.js';
 

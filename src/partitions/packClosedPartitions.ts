@@ -1,9 +1,10 @@
 import type { Sql } from '../db/connect.js';
+import { onCancellableSession } from '../db/onCancellableSession.js';
 import { DEADLOCK_DETECTED, LOCK_NOT_AVAILABLE, QUERY_CANCELED, UNDEFINED_TABLE, withSqlState } from '../errors/withSqlState.js';
-import { dropInvalidPartitionIndexes } from '../sql/dropInvalidPartitionIndexes.js';
-import { markPacked, packIndex } from '../sql/packIndex.js';
-import { selectOldSnapshotHolder } from '../sql/selectOldSnapshotHolder.js';
-import { selectUnpackedPartitions } from '../sql/selectUnpackedPartitions.js';
+import { dropInvalidPartitionIndexes } from '../sql/upkeep/dropInvalidPartitionIndexes.js';
+import { markPacked, packIndex } from '../sql/upkeep/packIndex.js';
+import { selectOldSnapshotHolder } from '../sql/upkeep/selectOldSnapshotHolder.js';
+import { selectUnpackedPartitions } from '../sql/upkeep/selectUnpackedPartitions.js';
 
 /**
  * How long after its month ends a partition counts as closed: an observation stamped just before
@@ -72,7 +73,7 @@ export async function packClosedPartitions(sql: Sql, options: PackOptions): Prom
       let indexBytesAfter = 0;
       for (const index of partition.indexes) {
         if (signal?.aborted) return { packed, cleanedUp, postponed: 'stopped' };
-        indexBytesAfter += await packIndex(sql, index, signal);
+        indexBytesAfter += await onCancellableSession(sql, signal, (session) => packIndex(session, index));
       }
       const { tableName, rangeStart, indexBytes } = partition;
       const indexBytesBefore = indexBytes.reduce((sum, bytes) => sum + bytes, 0);

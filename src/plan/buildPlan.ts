@@ -1,10 +1,10 @@
-import { JOB_NAMES, type JobName } from '../service/jobKinds.js';
-import { bookRefresh, type BookRefresh } from './bookRefresh.js';
+import type { BookCandidate } from '../sync/bookSchedule.js';
+import { JOB_NAMES, type JobName } from '../sync/jobCatalog.js';
+import { type BookInformation, bookInformation } from './bookInformation.js';
+import { type BookRefresh, bookRefresh } from './bookRefresh.js';
 import { cronTicks, periodMsOf } from './cronTicks.js';
 import type { Universe } from './readUniverse.js';
 import { replayRequestBudget } from './replayRequestBudget.js';
-import { bookInformation, type BookInformation } from './bookInformation.js';
-import type { BookCandidate } from '../sync/bookSchedule.js';
 
 /** What each job's requests are spent on. */
 export const PHASE_OF: Record<JobName, PhasePlan['phase']> = {

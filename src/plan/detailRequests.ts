@@ -1,5 +1,5 @@
-import type { EventTarget } from '../sql/selectSyncTargets.js';
-import { marketsToFetch, type MarketDetailTargets } from '../sync/marketDetailTargets.js';
+import type { EventTarget } from '../sql/targets/selectSyncTargets.js';
+import { type MarketDetailTargets, marketsToFetch } from '../sync/marketDetailTargets.js';
 
 /**
  * Requests the next details run sends, from the targets it would select now. It refreshes events

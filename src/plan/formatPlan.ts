@@ -1,7 +1,7 @@
 import { humanCount, humanDuration } from '../status/humanUnits.js';
+import type { BookInformation } from './bookInformation.js';
 import type { BookRefresh } from './bookRefresh.js';
 import type { Plan } from './buildPlan.js';
-import type { BookInformation } from './bookInformation.js';
 
 /** The plan for a person: the universe, requests a minute by phase, and what each book gets. */
 export function formatPlan(plan: Plan, options: { configuredRpm: number; orderBookMaxAgeSec: number }): string {

@@ -1,9 +1,9 @@
-import { detailsSeenSince, DETAILS_CLOSING_WINDOW } from '../service/jobKinds.js';
-import type { Queryable } from '../sql/queryable.js';
-import { selectClosedFeedWatermarks } from '../sql/selectClosedFeedWatermarks.js';
-import { selectListingSizes } from '../sql/selectListingSizes.js';
-import { selectOrderBookTargets, selectStaleEvents } from '../sql/selectSyncTargets.js';
+import type { Queryable } from '../sql/core/queryable.js';
+import { selectClosedFeedWatermarks } from '../sql/targets/selectClosedFeedWatermarks.js';
+import { selectListingSizes } from '../sql/targets/selectListingSizes.js';
+import { selectOrderBookTargets, selectStaleEvents } from '../sql/targets/selectSyncTargets.js';
 import { crawlPlan, LISTING_PAGE_SIZE, listingPages } from '../sync/crawlPlan.js';
+import { DETAILS_CLOSING_WINDOW, detailsSeenSince } from '../sync/jobCatalog.js';
 import { selectMarketDetailTargets } from '../sync/marketDetailTargets.js';
 import { detailRequests } from './detailRequests.js';
 

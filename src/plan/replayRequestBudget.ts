@@ -1,5 +1,5 @@
-import { JOB_NAMES, JOB_PRIORITY, type JobName } from '../service/jobKinds.js';
-import { handOverAtMs } from '../sync/sweepOrderBooks.js';
+import { handOverAtMs } from '../sync/handOverAtMs.js';
+import { JOB_NAMES, JOB_PRIORITY, type JobName } from '../sync/jobCatalog.js';
 
 /**
  * What the replay is given: the client's limit, and for each job its ticks and what a run sends.

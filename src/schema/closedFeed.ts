@@ -1,6 +1,7 @@
 import { bigint, index, integer, jsonb, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { predictionSchema } from './predictionSchema.js';
+
 import { ingestRuns } from './ingest.js';
+import { predictionSchema } from './predictionSchema.js';
 
 const tz = { withTimezone: true, mode: 'date' } as const;
 

@@ -1,4 +1,5 @@
 import { boolean, index, numeric, text, timestamp } from 'drizzle-orm/pg-core';
+
 import { observedRecordColumns } from './observedRecordColumns.js';
 import { predictionSchema } from './predictionSchema.js';
 

@@ -1,4 +1,5 @@
 import { bigint, date, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
 import { predictionSchema } from './predictionSchema.js';
 
 const tz = { withTimezone: true, mode: 'date' } as const;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, text, timestamp } from 'drizzle-orm/pg-core';
+
 import { events } from './events.js';
 import { observedRecordColumns } from './observedRecordColumns.js';
 import { predictionSchema } from './predictionSchema.js';

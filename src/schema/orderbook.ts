@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, integer, numeric, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+
 import { predictionSchema } from './predictionSchema.js';
 
 const tz = { withTimezone: true, mode: 'date' } as const;

@@ -1,31 +1,20 @@
 import type { Sql } from '../db/connect.js';
-import type { Queryable } from '../sql/queryable.js';
-import { lastCompleteCrawlStart } from '../sql/selectSyncTargets.js';
+import { withStatementDeadline } from '../db/withStatementDeadline.js';
+import { selectBookCandidates } from '../sql/targets/selectBookCandidates.js';
+import { bookFetchRate } from '../sync/bookFetchRate.js';
 import { crawlListings } from '../sync/crawlListings.js';
+import { DETAILS_CLOSING_WINDOW, detailsSeenSince, type JobName } from '../sync/jobCatalog.js';
+import { maintainRunPartitions } from '../sync/maintainRunPartitions.js';
+import { followTrades } from '../sync/pollTrades.js';
 import { readCategoryCounts } from '../sync/readCategoryCounts.js';
 import { readClosedFeed } from '../sync/readClosedFeed.js';
-import { maintainRunPartitions } from '../sync/maintainRunPartitions.js';
-import type { ClosingWindow } from '../sync/marketDetailTargets.js';
-import { followTrades } from '../sync/pollTrades.js';
-import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from '../sync/refreshDetails.js';
-import { SYNC_JOB } from '../sync/runSyncCycle.js';
-import type { SyncContext } from '../sync/SyncContext.js';
-import { sweepOrderBooks } from '../sync/sweepOrderBooks.js';
-import { bookFetchRate } from '../sync/bookFetchRate.js';
 import { readHotListings } from '../sync/readHotListings.js';
-import { selectBookCandidates } from '../sql/selectBookCandidates.js';
-import { withStatementDeadline } from '../db/withStatementDeadline.js';
+import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from '../sync/refreshDetails.js';
+import { sweepOrderBooks } from '../sync/sweepOrderBooks.js';
+import type { SyncContext } from '../sync/SyncContext.js';
 
-/**
- * The service's jobs, in the order `status` and `plan` list them: a new job is appended, since
- * scripts read that order. JOB_PRIORITY orders their requests.
- */
-export const JOB_NAMES = ['crawl', 'details', 'orderbooks', 'trades'] as const;
-export type JobName = (typeof JOB_NAMES)[number];
-
-/** p-queue priority of each job's requests (higher goes first): the crawl is never starved by the others. */
-// Trades come right after the listings: a fill the feed has dropped cannot be read again, a book can.
-export const JOB_PRIORITY: Record<JobName, number> = { crawl: 30, trades: 25, details: 20, orderbooks: 10 };
+// The work of each of the service's jobs; their names, priorities and the details job's window are
+// in sync/jobCatalog.ts, which `status` and `plan` read without loading this work.
 
 export interface JobSettings {
   orderBookMaxAgeSec: number;
@@ -53,17 +42,6 @@ export interface JobSettings {
 
 /** Jobs whose every run must receive records: a crawl that lists nothing read its upstream wrong. */
 export const JOB_EXPECTS_RECORDS: Record<JobName, boolean> = { crawl: true, details: false, orderbooks: false, trades: false };
-
-/** The details job also refreshes open markets closing within 10 minutes or closed up to an hour ago, so a close is captured promptly. */
-export const DETAILS_CLOSING_WINDOW: Readonly<ClosingWindow> = Object.freeze({ aheadSec: 600, behindSec: 3600 });
-
-/**
- * What the details job counts as having left the listings: not seen since the start of the latest
- * complete crawl (the service's or a `sync`'s). Null before any crawl completed: nothing has left yet.
- */
-export function detailsSeenSince(sql: Queryable): Promise<Date | null> {
-  return lastCompleteCrawlStart(sql, ['crawl', SYNC_JOB]);
-}
 
 /** Of these listed markets (busiest first), the open ones whose listed prices changed since their book was last fetched, in that order. */
 async function listedMovers(ctx: SyncContext, marketIds: readonly string[]): Promise<string[]> {

@@ -1,6 +1,6 @@
 import type { Sql } from '../db/connect.js';
-import { claimTick } from '../sql/claimTick.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
+import { claimTick } from '../sql/coordination/claimTick.js';
 
 /** node-cron's hook for running a tick on one instance only (its `RunCoordinator` interface). */
 export interface RunCoordinator {

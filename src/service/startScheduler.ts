@@ -1,12 +1,14 @@
 import cron, { type ScheduledTask } from 'node-cron';
+
 import type { PredictionClient } from '../api/client/index.js';
 import type { Sql } from '../db/connect.js';
-import type { Logger } from '../log/Logger.js';
 import { DEFAULT_LEASE_TTL_SEC, takeJobLease } from '../lease/takeJobLease.js';
+import type { Logger } from '../log/Logger.js';
+import type { JobName } from '../sync/jobCatalog.js';
 import type { JobResult } from '../sync/runJob.js';
 import { runLeasedJob } from '../sync/runLeasedJob.js';
 import { cronLogger } from './cronLogger.js';
-import { JOB_EXPECTS_RECORDS, jobWork, type JobName, type JobSettings } from './jobKinds.js';
+import { JOB_EXPECTS_RECORDS, type JobSettings, jobWork } from './jobKinds.js';
 import { pgRunCoordinator, type RunCoordinator } from './pgRunCoordinator.js';
 
 export type RunOutcome = JobResult | { job: JobName; status: 'failed'; error: unknown; durationMs: number };

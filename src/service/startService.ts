@@ -1,19 +1,20 @@
-import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+
 import type { PredictionClient } from '../api/client/index.js';
 import { connect, type Database } from '../db/connect.js';
-import { connectPacker } from '../partitions/connectPacker.js';
-import type { Logger } from '../log/Logger.js';
-import type { Metrics } from '../ops/metrics.js';
-import { createLiveness, type Liveness } from '../ops/liveness.js';
-import { createReadiness } from '../ops/readiness.js';
-import { startOpsServer, type OpsServer } from '../ops/startOpsServer.js';
-import { DEFAULT_LEASE_TTL_SEC } from '../lease/takeJobLease.js';
-import { lastSuccessfulRuns, latestRunStatuses } from '../sql/ingestRuns.js';
-import { recordServiceSettings } from '../sql/serviceSettings.js';
-import { JOB_NAMES, type JobName } from './jobKinds.js';
-import { startScheduler, type RunOutcome, type Scheduler } from './startScheduler.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
+import { DEFAULT_LEASE_TTL_SEC } from '../lease/takeJobLease.js';
+import type { Logger } from '../log/Logger.js';
+import { createLiveness, type Liveness } from '../ops/liveness.js';
+import type { Metrics } from '../ops/metrics.js';
+import { createReadiness } from '../ops/readiness.js';
+import { type OpsServer, startOpsServer } from '../ops/startOpsServer.js';
+import { connectPacker } from '../partitions/connectPacker.js';
+import { recordServiceSettings } from '../sql/coordination/serviceSettings.js';
+import { lastSuccessfulRuns, latestRunStatuses } from '../sql/core/ingestRuns.js';
+import { JOB_NAMES, type JobName } from '../sync/jobCatalog.js';
+import { type RunOutcome, type Scheduler, startScheduler } from './startScheduler.js';
 
 export interface ServiceOptions {
   databaseUrl: string;

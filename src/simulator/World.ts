@@ -3,27 +3,27 @@
  * Read accessors return the live records (treat them as read-only) or fresh wire JSON; mutators
  * let tests force transitions without waiting for the clock.
  */
-import { eventBody, marketBody, orderBookBody, type EventBody, type MarketBody, type OrderBookBody } from './shapes/renderBodies.js';
-import { followsLiveService, validateWireShape, type WireShape } from './world/wireShape.js';
-import { createEvent, type NewEventOptions } from './world/createEvent.js';
-import { closedSince, countByCategory, type SimCategoryCount } from './world/closedFeed.js';
-import { addBisonfiEvent, addCategoryEvent, addGxEvent, addUpDownEvent, type AddedCategory } from './world/liveExtras.js';
-import { searchEvents, suggestEvents } from './world/discovery.js';
-import { assignOutcome, closeMarket, delistEvent, settleMarket } from './world/lifecycle.js';
-import { ListingCache, type EventQuery } from './world/listing.js';
-import { renderOrderBook } from './world/orderBook.js';
-import { populate, randomCategory, randomProvider } from './world/populate.js';
-import type { Outcome, SimEvent, SimMarket, SimProvider } from './world/simTypes.js';
-import { step, type StepReport } from './world/step.js';
-import { UNDOCUMENTED_CATEGORY_SHARE } from './world/undocumentedCatalog.js';
-import { trade } from './world/trade.js';
-import { Activity, type ActivityOptions } from './world/activity.js';
-import { renderEvent, renderMarket, type SpecEraEvent } from './world/wire.js';
-import { renderLiveTrade } from './shapes/liveTrade.js';
 import type { LiveTrade } from '../wire/liveShapes.js';
 import type { SpecMarket, SpecOrderBook } from '../wire/specShapes.js';
+import { renderLiveTrade } from './shapes/liveTrade.js';
+import { type EventBody, eventBody, type MarketBody, marketBody, type OrderBookBody, orderBookBody } from './shapes/renderBodies.js';
+import { Activity, type ActivityOptions } from './world/activity.js';
+import { closedSince, countByCategory, type SimCategoryCount } from './world/closedFeed.js';
+import { createEvent, type NewEventOptions } from './world/createEvent.js';
+import { searchEvents, suggestEvents } from './world/discovery.js';
 import { bringClosesForward, type EarlyCloses } from './world/earlyCloses.js';
+import { assignOutcome, closeMarket, delistEvent, settleMarket } from './world/lifecycle.js';
+import { type EventQuery, ListingCache } from './world/listing.js';
+import { addBisonfiEvent, addCategoryEvent, type AddedCategory, addGxEvent, addUpDownEvent } from './world/liveExtras.js';
+import { renderOrderBook } from './world/orderBook.js';
+import { populate, randomCategory, randomProvider } from './world/populate.js';
 import { servedSec, simSecOfServed } from './world/servedTime.js';
+import type { Outcome, SimEvent, SimMarket, SimProvider } from './world/simTypes.js';
+import { step, type StepReport } from './world/step.js';
+import { trade } from './world/trade.js';
+import { UNDOCUMENTED_CATEGORY_SHARE } from './world/undocumentedCatalog.js';
+import { renderEvent, renderMarket, type SpecEraEvent } from './world/wire.js';
+import { followsLiveService, validateWireShape, type WireShape } from './world/wireShape.js';
 import { newWorldState, requireEvent, requireMarket, type WorldState } from './world/worldState.js';
 
 /** 2026-01-01T00:00:00Z: the default simulated "now" at creation. */

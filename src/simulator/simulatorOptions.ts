@@ -1,8 +1,8 @@
 /** Options of `startSimulator`, each with its default, and their validation. */
 import type { FaultSettings } from './faults/faultSettings.js';
-import { validateRateLimit, type RateLimit } from './limits/slidingWindowLimiter.js';
-import { validateWireShape, type WireShape } from './world/wireShape.js';
+import { type RateLimit, validateRateLimit } from './limits/slidingWindowLimiter.js';
 import { DEFAULT_START_SEC, type WorldOptions } from './World.js';
+import { validateWireShape, type WireShape } from './world/wireShape.js';
 
 export type ClockMode = 'manual' | 'realtime';
 

@@ -6,10 +6,10 @@
 import { errorChainMessage } from '../errors/errorChainMessage.js';
 import { Faults } from './faults/faults.js';
 import { FixedWindowLimiter } from './limits/fixedWindowLimiter.js';
-import { SlidingWindowLimiter, validateRateLimit, type RateLimit } from './limits/slidingWindowLimiter.js';
-import { RequestLog, type RequestCounters, type RequestRecord } from './observe/requestLog.js';
+import { type RateLimit, SlidingWindowLimiter, validateRateLimit } from './limits/slidingWindowLimiter.js';
+import { type RequestCounters, RequestLog, type RequestRecord } from './observe/requestLog.js';
 import { startRealtimeDriver } from './realtimeDriver.js';
-import { startHttpServer, type ServingSettings } from './server/httpServer.js';
+import { type ServingSettings, startHttpServer } from './server/httpServer.js';
 import { positiveInt, resolveOptions, type SimulatorOptions } from './simulatorOptions.js';
 import { World } from './World.js';
 

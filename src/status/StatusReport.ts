@@ -1,12 +1,12 @@
 import type { ContractChangeKind } from '../domain/types.js';
-import type { BookAges } from '../sql/selectBookAges.js';
-import type { BookFetchOutcomes } from '../sql/selectBookFetchOutcomes.js';
-import type { EndpointIntake } from '../sql/selectIntakeSince.js';
-import type { QuarantineSince } from '../sql/selectQuarantineSince.js';
-import type { ServerRateLimit } from '../sql/ingestRuns.js';
-import type { JobRequests } from '../sql/selectRequestRate.js';
-import type { TableSize } from '../sql/selectTableSizes.js';
-import type { TradeActivity } from '../sql/selectTradeActivity.js';
+import type { ServerRateLimit } from '../sql/core/ingestRuns.js';
+import type { BookAges } from '../sql/status/selectBookAges.js';
+import type { BookFetchOutcomes } from '../sql/status/selectBookFetchOutcomes.js';
+import type { EndpointIntake } from '../sql/status/selectIntakeSince.js';
+import type { QuarantineSince } from '../sql/status/selectQuarantineSince.js';
+import type { TableSize } from '../sql/status/selectTableSizes.js';
+import type { TradeActivity } from '../sql/status/selectTradeActivity.js';
+import type { JobRequests } from '../sql/targets/selectRequestRate.js';
 
 // What `status` reports, printed as text or as one JSON document (`--json`). Its keys are a
 // public interface for scripts: added to, never renamed. Times are Dates (ISO 8601 in JSON);

@@ -1,5 +1,5 @@
 import { HOW_TO_GET_DATA } from '../domain/howToGetData.js';
-import type { BookAges } from '../sql/selectBookAges.js';
+import type { BookAges } from '../sql/status/selectBookAges.js';
 import { humanDuration } from './humanUnits.js';
 import type { JobStatus, ListingStatus, Problem, Thresholds, Verdict } from './StatusReport.js';
 

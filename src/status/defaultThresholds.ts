@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
-import type { Thresholds } from './StatusReport.js';
 import { schedulePeriodSec } from './schedulePeriodSec.js';
+import type { Thresholds } from './StatusReport.js';
 
 /**
  * The staleness `status` allows when not told otherwise, from the schedules the service runs:

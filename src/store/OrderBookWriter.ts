@@ -1,6 +1,6 @@
 import type { Sql } from '../db/connect.js';
 import type { WriteCounts } from './writeCounts.js';
-import { prepareOrderBooks, writePreparedOrderBooks, type OrderBooksWrite } from './writeOrderBooks.js';
+import { type OrderBooksWrite, prepareOrderBooks, writePreparedOrderBooks } from './writeOrderBooks.js';
 
 /**
  * Writes batches of order books one transaction after another, in the order given, and prepares

@@ -1,9 +1,9 @@
 import type { Market, RecordShape, Rejection } from '../domain/types.js';
 import { lostMarketFields } from '../normalize/driftTags.js';
-import type { QuarantinedRecord } from '../sql/quarantineRecords.js';
-import type { ShapeObservation } from '../sql/recordShapes.js';
+import type { EndpointRecordCounts } from '../sql/core/ingestRuns.js';
+import type { QuarantinedRecord } from '../sql/writes/quarantineRecords.js';
+import type { ShapeObservation } from '../sql/writes/recordShapes.js';
 import { reasonKind } from '../wire/issues.js';
-import type { EndpointRecordCounts } from '../sql/ingestRuns.js';
 import type { WriteCounts } from './writeCounts.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { EndpointRecordCounts } from '../sql/ingestRuns.js';
+import type { EndpointRecordCounts } from '../sql/core/ingestRuns.js';
 
 /** What one committed write did, summed into the run's totals. */
 export interface WriteCounts {

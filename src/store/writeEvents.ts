@@ -1,17 +1,18 @@
 import { getTableName } from 'drizzle-orm';
-import type { Checked, Event } from '../domain/types.js';
+
 import type { Sql } from '../db/connect.js';
+import { writeTransaction } from '../db/writeTransaction.js';
+import type { Checked, Event } from '../domain/types.js';
 import * as schema from '../schema/index.js';
-import type { WriteFence } from '../sql/acquireWriteLock.js';
-import { quarantineRecords } from '../sql/quarantineRecords.js';
-import { recordShapes } from '../sql/recordShapes.js';
-import { EVENT_STATE, recordStateHistory } from '../sql/recordStateHistory.js';
-import { upsertEvents } from '../sql/upsertEvents.js';
-import type { MarketRow } from '../sql/upsertMarkets.js';
+import type { WriteFence } from '../sql/coordination/acquireWriteLock.js';
+import { quarantineRecords } from '../sql/writes/quarantineRecords.js';
+import { recordShapes } from '../sql/writes/recordShapes.js';
+import { EVENT_STATE, recordStateHistory } from '../sql/writes/recordStateHistory.js';
+import { upsertEvents } from '../sql/writes/upsertEvents.js';
+import type { MarketRow } from '../sql/writes/upsertMarkets.js';
 import { RecordTally } from './recordTally.js';
-import { writeMarketRows } from './writeMarketRows.js';
 import { lastByKey, type WriteCounts } from './writeCounts.js';
-import { writeTransaction } from './writeTransaction.js';
+import { writeMarketRows } from './writeMarketRows.js';
 
 export interface EventsWrite {
   runId: number | null;

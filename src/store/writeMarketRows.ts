@@ -1,8 +1,8 @@
-import { ensureMonthPartitions } from '../sql/ensureMonthPartitions.js';
-import type { Queryable } from '../sql/queryable.js';
-import { MARKET_STATE, recordStateHistory } from '../sql/recordStateHistory.js';
-import { recordPricing } from '../sql/recordPricing.js';
-import { upsertMarkets, type MarketRow } from '../sql/upsertMarkets.js';
+import { ensureMonthPartitions } from '../sql/core/ensureMonthPartitions.js';
+import type { Queryable } from '../sql/core/queryable.js';
+import { recordPricing } from '../sql/writes/recordPricing.js';
+import { MARKET_STATE, recordStateHistory } from '../sql/writes/recordStateHistory.js';
+import { type MarketRow, upsertMarkets } from '../sql/writes/upsertMarkets.js';
 
 export interface MarketRowsWritten {
   inserted: number;

@@ -1,16 +1,17 @@
 import { getTableName } from 'drizzle-orm';
-import type { Checked, Market } from '../domain/types.js';
+
 import type { Sql } from '../db/connect.js';
+import { writeTransaction } from '../db/writeTransaction.js';
+import type { Checked, Market } from '../domain/types.js';
 import * as schema from '../schema/index.js';
-import type { WriteFence } from '../sql/acquireWriteLock.js';
-import { markDetailFetched } from '../sql/markDetailFetched.js';
-import { quarantineRecords } from '../sql/quarantineRecords.js';
-import { recordShapes } from '../sql/recordShapes.js';
-import type { MarketRow } from '../sql/upsertMarkets.js';
+import type { WriteFence } from '../sql/coordination/acquireWriteLock.js';
+import { markDetailFetched } from '../sql/writes/markDetailFetched.js';
+import { quarantineRecords } from '../sql/writes/quarantineRecords.js';
+import { recordShapes } from '../sql/writes/recordShapes.js';
+import type { MarketRow } from '../sql/writes/upsertMarkets.js';
 import { RecordTally } from './recordTally.js';
-import { writeMarketRows } from './writeMarketRows.js';
 import { lastByKey, type WriteCounts } from './writeCounts.js';
-import { writeTransaction } from './writeTransaction.js';
+import { writeMarketRows } from './writeMarketRows.js';
 
 export interface MarketsWrite {
   runId: number | null;

@@ -1,16 +1,17 @@
 import { getTableName } from 'drizzle-orm';
 import { getViewConfig } from 'drizzle-orm/pg-core';
-import type { Checked, OrderBook } from '../domain/types.js';
+
 import type { Sql } from '../db/connect.js';
+import { writeTransaction } from '../db/writeTransaction.js';
+import type { Checked, OrderBook } from '../domain/types.js';
 import * as schema from '../schema/index.js';
-import type { WriteFence } from '../sql/acquireWriteLock.js';
-import { ensureMonthPartitions } from '../sql/ensureMonthPartitions.js';
-import { quarantineRecords } from '../sql/quarantineRecords.js';
-import { hashOrderBooks, recordOrderBooks, type HashedOrderBook, type ObservedOrderBook } from '../sql/recordOrderBooks.js';
-import { recordShapes } from '../sql/recordShapes.js';
+import type { WriteFence } from '../sql/coordination/acquireWriteLock.js';
+import { ensureMonthPartitions } from '../sql/core/ensureMonthPartitions.js';
+import { quarantineRecords } from '../sql/writes/quarantineRecords.js';
+import { type HashedOrderBook, hashOrderBooks, type ObservedOrderBook, recordOrderBooks } from '../sql/writes/recordOrderBooks.js';
+import { recordShapes } from '../sql/writes/recordShapes.js';
 import { RecordTally } from './recordTally.js';
 import { emptyCounts, lastByKey, type WriteCounts } from './writeCounts.js';
-import { writeTransaction } from './writeTransaction.js';
 
 /** The books of one fetch and when they were received. */
 export interface FetchedOrderBooks {

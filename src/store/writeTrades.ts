@@ -1,17 +1,18 @@
 import { getTableName } from 'drizzle-orm';
-import type { Checked, Trade } from '../domain/types.js';
+
 import type { Sql } from '../db/connect.js';
+import { writeTransaction } from '../db/writeTransaction.js';
+import type { Checked, Trade } from '../domain/types.js';
 import * as schema from '../schema/index.js';
-import type { WriteFence } from '../sql/acquireWriteLock.js';
-import { ensureMonthPartitions } from '../sql/ensureMonthPartitions.js';
-import { insertTrades } from '../sql/insertTrades.js';
-import { quarantineRecords } from '../sql/quarantineRecords.js';
-import { recordShapes } from '../sql/recordShapes.js';
-import { recordTradePoll, selectLastTradePoll } from '../sql/recordTradePoll.js';
+import type { WriteFence } from '../sql/coordination/acquireWriteLock.js';
+import { ensureMonthPartitions } from '../sql/core/ensureMonthPartitions.js';
+import { insertTrades } from '../sql/writes/insertTrades.js';
+import { quarantineRecords } from '../sql/writes/quarantineRecords.js';
+import { recordShapes } from '../sql/writes/recordShapes.js';
+import { recordTradePoll, selectLastTradePoll } from '../sql/writes/recordTradePoll.js';
 import { RecordTally } from './recordTally.js';
-import { tradeCoverage, type TradeCoverage } from './tradeCoverage.js';
+import { type TradeCoverage, tradeCoverage } from './tradeCoverage.js';
 import { lastByKey, type WriteCounts } from './writeCounts.js';
-import { writeTransaction } from './writeTransaction.js';
 
 /**
  * How far a trade's time may lie from the poll that carried it and still be believed: a day ahead

@@ -1,6 +1,6 @@
 import type { PredictionClient } from '../api/client/index.js';
 import type { Sql } from '../db/connect.js';
-import type { WriteFence } from '../sql/acquireWriteLock.js';
+import type { WriteFence } from '../sql/coordination/acquireWriteLock.js';
 import type { SyncTotals } from './syncTotals.js';
 
 /** What every phase of a sync cycle works with. */

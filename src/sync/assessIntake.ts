@@ -1,4 +1,4 @@
-import type { EndpointRecordCounts } from '../sql/ingestRuns.js';
+import type { EndpointRecordCounts } from '../sql/core/ingestRuns.js';
 
 export interface IntakeTotals {
   recordsByEndpoint: Readonly<Record<string, EndpointRecordCounts>>;

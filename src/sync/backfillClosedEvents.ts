@@ -1,8 +1,8 @@
-import type { Event } from '../domain/types.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
-import { saveClosedFeedBackfill } from '../sql/saveClosedFeedBackfill.js';
-import { selectClosedFeedBackfill } from '../sql/selectClosedFeedBackfill.js';
-import { writeTransaction } from '../store/writeTransaction.js';
+import { writeTransaction } from '../db/writeTransaction.js';
+import type { Event } from '../domain/types.js';
+import { selectClosedFeedBackfill } from '../sql/targets/selectClosedFeedBackfill.js';
+import { saveClosedFeedBackfill } from '../sql/writes/saveClosedFeedBackfill.js';
 import { isAbortOf } from './isAbortOf.js';
 import { CLOSED_FEED_PAGE_SIZE, writeClosedFeedPage } from './readClosedFeed.js';
 import type { SyncContext } from './SyncContext.js';

@@ -1,5 +1,5 @@
-import type { Queryable } from '../sql/queryable.js';
-import { selectRequestRate } from '../sql/selectRequestRate.js';
+import type { Queryable } from '../sql/core/queryable.js';
+import { selectRequestRate } from '../sql/targets/selectRequestRate.js';
 
 /** The span of recent runs the other jobs' request rate is measured over. */
 export const OTHER_JOBS_WINDOW_SEC = 300;

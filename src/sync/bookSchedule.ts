@@ -1,4 +1,4 @@
-import { estimateChangeRate, priorRates, type FetchEvidence } from './changeRate.js';
+import { estimateChangeRate, type FetchEvidence, priorRates } from './changeRate.js';
 import { allocateFetchRates, type Allocation } from './fetchAllocation.js';
 
 /**
@@ -18,7 +18,7 @@ import { allocateFetchRates, type Allocation } from './fetchAllocation.js';
  * interval is shorter than the sweep's period is fetched several times within the sweep.
  */
 
-/** An open market as the sweep sees it (sql/selectBookCandidates.ts). */
+/** An open market as the sweep sees it (sql/targets/selectBookCandidates.ts). */
 export interface BookCandidate extends FetchEvidence {
   marketId: string;
   /** When its latest book fetch arrived; null if never fetched. */

@@ -1,10 +1,11 @@
 import PQueue from 'p-queue';
+
 import { ApiPaginationError } from '../api/client/index.js';
 import { ENDPOINTS } from '../api/endpoints/requests.js';
+import { writeTransaction } from '../db/writeTransaction.js';
 import { ALL_CATEGORIES } from '../domain/types.js';
-import { recordCoverage, type CoverageUpdate } from '../sql/recordCoverage.js';
+import { type CoverageUpdate, recordCoverage } from '../sql/writes/recordCoverage.js';
 import { writeEvents } from '../store/writeEvents.js';
-import { writeTransaction } from '../store/writeTransaction.js';
 import { crawlPlan, type Listing } from './crawlPlan.js';
 import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';

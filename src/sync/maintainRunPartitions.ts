@@ -1,10 +1,11 @@
 import { getTableName } from 'drizzle-orm';
+
 import type { Sql } from '../db/connect.js';
+import { writeTransaction } from '../db/writeTransaction.js';
 import { maintainPartitions } from '../partitions/maintainPartitions.js';
 import { packClosedPartitions } from '../partitions/packClosedPartitions.js';
 import { droppedPartitions } from '../schema/index.js';
-import { pruneIngestRuns } from '../sql/pruneIngestRuns.js';
-import { writeTransaction } from '../store/writeTransaction.js';
+import { pruneIngestRuns } from '../sql/upkeep/pruneIngestRuns.js';
 import { emptyCounts } from '../store/writeCounts.js';
 import type { SyncContext } from './SyncContext.js';
 

@@ -1,5 +1,10 @@
-import type { Queryable } from '../sql/queryable.js';
-import { selectClosingMarkets, selectMarketsLackingDetail, selectStaleMarkets, type MarketTarget } from '../sql/selectSyncTargets.js';
+import type { Queryable } from '../sql/core/queryable.js';
+import {
+  type MarketTarget,
+  selectClosingMarkets,
+  selectMarketsLackingDetail,
+  selectStaleMarkets,
+} from '../sql/targets/selectSyncTargets.js';
 
 /** Open markets whose close falls within `aheadSec` from now or `behindSec` before it. */
 export interface ClosingWindow {

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
+
 import { ENDPOINTS } from '../api/endpoints/requests.js';
-import { writeTrades, type TradesWritten } from '../store/writeTrades.js';
+import { type TradesWritten, writeTrades } from '../store/writeTrades.js';
 import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';
 

@@ -5,8 +5,8 @@ import {
   ApiResponseShapeError,
   ApiUnexpectedStatusError,
 } from '../api/client/index.js';
-import { recordCategoryCounts } from '../sql/recordCategoryCounts.js';
-import { writeTransaction } from '../store/writeTransaction.js';
+import { writeTransaction } from '../db/writeTransaction.js';
+import { recordCategoryCounts } from '../sql/writes/recordCategoryCounts.js';
 import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';
 

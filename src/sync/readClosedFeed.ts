@@ -1,11 +1,11 @@
 import { ApiNotFoundError, ApiPaginationError } from '../api/client/index.js';
 import { ENDPOINTS } from '../api/endpoints/requests.js';
-import type { Checked, Event } from '../domain/types.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
-import { saveClosedFeedWatermark } from '../sql/saveClosedFeedWatermark.js';
-import { selectClosedFeedWatermarks } from '../sql/selectClosedFeedWatermarks.js';
+import { writeTransaction } from '../db/writeTransaction.js';
+import type { Checked, Event } from '../domain/types.js';
+import { selectClosedFeedWatermarks } from '../sql/targets/selectClosedFeedWatermarks.js';
+import { saveClosedFeedWatermark } from '../sql/writes/saveClosedFeedWatermark.js';
 import { writeEvents } from '../store/writeEvents.js';
-import { writeTransaction } from '../store/writeTransaction.js';
 import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';
 

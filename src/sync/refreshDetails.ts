@@ -1,14 +1,14 @@
 import { ApiNotFoundError } from '../api/client/index.js';
 import { ENDPOINTS } from '../api/endpoints/requests.js';
+import { withStatementDeadline } from '../db/withStatementDeadline.js';
 import type { Checked, Event, Market } from '../domain/types.js';
-import { selectStaleEvents, type MarketTarget } from '../sql/selectSyncTargets.js';
+import { type MarketTarget, selectStaleEvents } from '../sql/targets/selectSyncTargets.js';
 import { writeEvents } from '../store/writeEvents.js';
 import { writeMarkets } from '../store/writeMarkets.js';
 import { fetchInBatches } from './fetchInBatches.js';
 import { isAbortOf } from './isAbortOf.js';
-import { marketsToFetch, selectMarketDetailTargets, type ClosingWindow } from './marketDetailTargets.js';
+import { type ClosingWindow, marketsToFetch, selectMarketDetailTargets } from './marketDetailTargets.js';
 import type { SyncContext } from './SyncContext.js';
-import { withStatementDeadline } from '../db/withStatementDeadline.js';
 
 /**
  * Pages GET /events/{id}/markets for events whose listing came without their markets. A 404 (the

@@ -1,16 +1,16 @@
 import type { PredictionClient } from '../api/client/index.js';
-import { errorChainMessage } from '../errors/errorChainMessage.js';
+import { checkedClock, DEFAULT_CLOCK_TOLERANCE_MS } from '../db/checkedClock.js';
 import type { Sql } from '../db/connect.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
-import type { WriteFence } from '../sql/acquireWriteLock.js';
-import { checkedClock, DEFAULT_CLOCK_TOLERANCE_MS } from '../db/checkedClock.js';
+import { writeTransaction } from '../db/writeTransaction.js';
+import { errorChainMessage } from '../errors/errorChainMessage.js';
 import { LeaseLostError } from '../lease/LeaseLostError.js';
-import { finishRun, startRun, type RunTotals, type ServerRateLimit } from '../sql/ingestRuns.js';
-import { hasFutureRuns, repairFutureStamps } from '../sql/repairFutureStamps.js';
-import { writeTransaction } from '../store/writeTransaction.js';
+import type { WriteFence } from '../sql/coordination/acquireWriteLock.js';
+import { finishRun, type RunTotals, type ServerRateLimit, startRun } from '../sql/core/ingestRuns.js';
+import { hasFutureRuns, repairFutureStamps } from '../sql/writes/repairFutureStamps.js';
 import { assessIntake } from './assessIntake.js';
-import { SyncTotals } from './syncTotals.js';
 import type { SyncContext } from './SyncContext.js';
+import { SyncTotals } from './syncTotals.js';
 
 /** Items fetched per write transaction in the detail and order-book phases unless a job says otherwise (the service's jobs do not). */
 export const DEFAULT_BATCH_SIZE = 50;

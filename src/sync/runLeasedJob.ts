@@ -1,11 +1,11 @@
 import type { PredictionClient } from '../api/client/index.js';
-import type { Sql } from '../db/connect.js';
 import { checkedClock } from '../db/checkedClock.js';
+import type { Sql } from '../db/connect.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
 import type { JobLease } from '../lease/takeJobLease.js';
 import { linkSignals } from '../signals/linkSignals.js';
-import { abortOrphanedRuns } from '../sql/ingestRuns.js';
-import { runJob, type JobOptions, type JobResult } from './runJob.js';
+import { abortOrphanedRuns } from '../sql/core/ingestRuns.js';
+import { type JobOptions, type JobResult, runJob } from './runJob.js';
 import type { SyncContext } from './SyncContext.js';
 
 /**

@@ -1,12 +1,13 @@
 import { ApiNotFoundError, type PredictionClient } from '../api/client/index.js';
 import type { Sql } from '../db/connect.js';
 import { crawlListings } from './crawlListings.js';
+import { SYNC_JOB } from './jobCatalog.js';
+import { maintainRunPartitions } from './maintainRunPartitions.js';
+import { pollTrades } from './pollTrades.js';
 import { readCategoryCounts } from './readCategoryCounts.js';
 import { readClosedFeed } from './readClosedFeed.js';
 import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from './refreshDetails.js';
-import { runJob, type JobOptions, type JobResult } from './runJob.js';
-import { maintainRunPartitions } from './maintainRunPartitions.js';
-import { pollTrades } from './pollTrades.js';
+import { type JobOptions, type JobResult, runJob } from './runJob.js';
 import { sweepOrderBooks } from './sweepOrderBooks.js';
 import type { SyncContext } from './SyncContext.js';
 
@@ -22,8 +23,6 @@ export interface SyncOptions extends JobOptions {
 }
 
 export type SyncResult = JobResult;
-
-export const SYNC_JOB = 'sync';
 
 /**
  * One complete cycle: poll the trade feed, crawl the listings, read the closed-events feed and the

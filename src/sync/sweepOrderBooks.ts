@@ -1,14 +1,15 @@
 import { ENDPOINTS } from '../api/endpoints/requests.js';
-import { selectBookCandidates } from '../sql/selectBookCandidates.js';
-import { selectOrderBookTargets } from '../sql/selectSyncTargets.js';
-import { scheduleBooks } from './bookSchedule.js';
+import { withStatementDeadline } from '../db/withStatementDeadline.js';
+import { linkSignals } from '../signals/linkSignals.js';
+import { selectBookCandidates } from '../sql/targets/selectBookCandidates.js';
+import { selectOrderBookTargets } from '../sql/targets/selectSyncTargets.js';
 import { OrderBookWriter } from '../store/OrderBookWriter.js';
 import type { FetchedOrderBooks } from '../store/writeOrderBooks.js';
-import { linkSignals } from '../signals/linkSignals.js';
+import { scheduleBooks } from './bookSchedule.js';
 import { fetchInBatches } from './fetchInBatches.js';
-import { UnavailableBooks } from './unavailableBooks.js';
+import { handOverAtMs } from './handOverAtMs.js';
 import type { SyncContext } from './SyncContext.js';
-import { withStatementDeadline } from '../db/withStatementDeadline.js';
+import { UnavailableBooks } from './unavailableBooks.js';
 
 export interface SweepOptions {
   /** Books fetched at most; null: every open market. */
@@ -76,19 +77,6 @@ export function sweepBatch(batchSize: number, fetchesPerSec: number | undefined)
   const most = booksPerBatch(batchSize);
   return fetchesPerSec === undefined ? most : Math.max(2, Math.min(most, Math.round(fetchesPerSec / 4)));
 }
-
-/**
- * When a sweep started at `startMs` hands over to the tick due at `deadlineMs`: a tenth of the span
- * before it (at most 2 s), left for the last write and the run's end, so the next tick finds the
- * job free. A sweep that only checked its deadline between batches sent its last batch across it
- * whenever the rate limit held that batch back, and node-cron skipped the next tick, finding the
- * sweep still running: half the ticks, and about half the book budget, were lost that way.
- */
-export function handOverAtMs(startMs: number, deadlineMs: number): number {
-  return deadlineMs - Math.min(MAX_HAND_OVER_MS, (deadlineMs - startMs) / 10);
-}
-
-const MAX_HAND_OVER_MS = 2_000;
 
 /** How much faster than its expected rate a scheduled sweep paces its fetches (PACE_HEADROOM × fetchesPerSec). */
 export const PACE_HEADROOM = 1.1;

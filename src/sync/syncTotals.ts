@@ -1,5 +1,5 @@
-import { RequestTally, type RequestEvent } from '../api/client/index.js';
-import type { RunTotals } from '../sql/ingestRuns.js';
+import { type RequestEvent, RequestTally } from '../api/client/index.js';
+import type { RunTotals } from '../sql/core/ingestRuns.js';
 import { addCounts, emptyCounts, type WriteCounts } from '../store/writeCounts.js';
 import type { IntakeTotals } from './assessIntake.js';
 

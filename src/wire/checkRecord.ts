@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+
 import { formatIssues, readableErrorMap } from './issues.js';
 import { findHostileContent } from './untrusted.js';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { LIMITS } from './limits.js';
 import { paginationSchema } from './pagination.js';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { eventMetadataSchema, eventTextFields } from './eventMetadata.js';
 import { lenient } from './lenient.js';
 import { LIMITS } from './limits.js';

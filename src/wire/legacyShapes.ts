@@ -1,6 +1,7 @@
 import { z } from 'zod';
+
 import { liveOrderBookSchema, livePricingSchema } from './liveShapes.js';
-import { idString, text, storableText } from './primitives.js';
+import { idString, storableText, text } from './primitives.js';
 import { specSeconds } from './specShapes.js';
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+
 import { centLevelSchema, dollarLevelSchema } from './orderBook.js';
-import { idString, label, text, storableText } from './primitives.js';
+import { idString, label, storableText, text } from './primitives.js';
 import { microUsdPrice, specSeconds } from './specShapes.js';
 
 /**

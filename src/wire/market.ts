@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { lenient } from './lenient.js';
 import { marketMetadataSchema, marketTextFields } from './marketMetadata.js';
 import { priceFields, pricingSchema } from './pricing.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { lenient } from './lenient.js';
 import { label, text, unixTime } from './primitives.js';
 

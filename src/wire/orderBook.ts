@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { lenient } from './lenient.js';
 import { LIMITS } from './limits.js';
 import { PLAIN_DECIMAL } from './primitives.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { expected } from './issues.js';
 import { LIMITS } from './limits.js';
 

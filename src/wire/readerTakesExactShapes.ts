@@ -1,11 +1,12 @@
 import type { z } from 'zod';
+
 import type { dataEnvelopeSchema, listEnvelopeSchema } from './envelopes.js';
 import type { eventSchema } from './event.js';
 import type { Market202602, Market202603, OrderBook202603 } from './legacyShapes.js';
 import type { LiveEvent, LiveMarket, LiveOrderBook } from './liveShapes.js';
 import type { marketSchema } from './market.js';
 import type { orderBookSchema } from './orderBook.js';
-import type { PaginationWire, paginationSchema } from './pagination.js';
+import type { paginationSchema, PaginationWire } from './pagination.js';
 import type { SpecEvent, SpecMarket, SpecOrderBook } from './specShapes.js';
 
 /**

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+
 import type { ContractChange, RecordShape } from '../domain/types.js';
 import { LIMITS } from './limits.js';
-import { contractOf, jsonType, listedValue, structuralChanges, valueChanges, type ContractKind } from './liveContract.js';
+import { type ContractKind, contractOf, jsonType, listedValue, structuralChanges, valueChanges } from './liveContract.js';
 
 /**
  * The shape of a record: the sorted set of its key paths with their JSON types

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+
 import { CATEGORIES } from '../domain/types.js';
 import { centLevelSchema } from './orderBook.js';
-import { idString, label, secondsNumber, text, storableText } from './primitives.js';
+import { idString, label, secondsNumber, storableText, text } from './primitives.js';
 
 /**
  * The spec's shapes (docs/upstream/read-api-spec.md, section 2), exact: every key it lists and no

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+
 import { expected } from './issues.js';
 import { LIMITS } from './limits.js';
-import { PLAIN_DECIMAL, idString, label, storableText, unixTime } from './primitives.js';
+import { idString, label, PLAIN_DECIMAL, storableText, unixTime } from './primitives.js';
 
 /**
  * A micro-USD amount of the trade feed: a decimal string ("4459073"), or a JSON number. A value

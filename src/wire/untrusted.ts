@@ -1,5 +1,5 @@
-import { LIMITS } from './limits.js';
 import type { PathMessage } from './issues.js';
+import { LIMITS } from './limits.js';
 
 /**
  * Scans a whole record, including fields no schema declares: those still reach the `raw` jsonb

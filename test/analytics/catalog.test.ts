@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();

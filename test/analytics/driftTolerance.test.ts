@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import type { ContractChange, Market, Pricing } from '../../src/domain/types.js';
 import * as analytics from '../../src/schema/analytics.js';
-import { recordShapes } from '../../src/sql/recordShapes.js';
+import { recordShapes } from '../../src/sql/writes/recordShapes.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { event, market, ok } from '../helpers/domainFixtures.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../helpers/testDatabase.js';
+
 import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
 import { book, ok } from '../helpers/domainFixtures.js';
+import { useTestDatabase } from '../helpers/testDatabase.js';
 import { iso, num, time, writeKnownDataset } from './knownDataset.js';
 
 const db = await useTestDatabase();

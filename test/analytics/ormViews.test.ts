@@ -1,6 +1,7 @@
 import { is } from 'drizzle-orm';
 import { getViewConfig, PgView } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
+
 import * as analytics from '../../src/schema/analytics.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 import { useDrizzle } from '../helpers/useDrizzle.js';

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { useTestDatabase } from '../helpers/testDatabase.js';
 import { iso, num, t, time, writeKnownDataset } from './knownDataset.js';
 

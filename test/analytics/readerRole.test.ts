@@ -1,9 +1,10 @@
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
+
 import { migrate } from '../../src/db/migrate.js';
 import { createReaderLogin } from '../helpers/readerLogin.js';
-import { writeKnownDataset } from './knownDataset.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
+import { writeKnownDataset } from './knownDataset.js';
 
 const db = await useTestDatabase();
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startRun } from '../../src/sql/ingestRuns.js';
+
+import { startRun } from '../../src/sql/core/ingestRuns.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 import { iso, num, t, time, writeKnownDataset } from './knownDataset.js';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { ENDPOINTS } from '../../src/api/endpoints/requests.js';
 import { parseTradeList } from '../../src/api/parse.js';
 import { writeTrades } from '../../src/store/writeTrades.js';

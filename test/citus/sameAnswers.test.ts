@@ -10,11 +10,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { Sql } from '../../src/db/connect.js';
 import { EXPORT_TABLES } from '../../src/export/exportTables.js';
 import { runExport } from '../../src/export/runExport.js';
-import type { Sql } from '../../src/db/connect.js';
-import { writeKnownDataset, t } from '../analytics/knownDataset.js';
+import { t, writeKnownDataset } from '../analytics/knownDataset.js';
 import { readExport } from '../export/exportHelpers.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';

@@ -5,6 +5,7 @@
  * fillfactor reach every shard through the coordinator).
  */
 import { describe, expect, it } from 'vitest';
+
 import { connectPacker } from '../../src/partitions/connectPacker.js';
 import { maintainPartitions } from '../../src/partitions/maintainPartitions.js';
 import { packClosedPartitions } from '../../src/partitions/packClosedPartitions.js';

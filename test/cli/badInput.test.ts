@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Simulator } from '../../src/simulator/index.js';
 import { runCli } from '../helpers/runCli.js';
-import { API_KEY, startHarness } from '../helpers/syncHarness.js';
+import { API_KEY, cliEnv, startHarness } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 /**
@@ -21,14 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => sim?.stop());
 
-const env = (extra: Record<string, string> = {}) => ({
-  DATABASE_URL: databaseUrl,
-  PREDICTION_API_URL: sim.url,
-  PREDICTION_API_KEY: API_KEY,
-  PREDICTION_RATE_LIMIT_RPM: '1000000',
-  LOG_LEVEL: 'warn',
-  ...extra,
-});
+const env = (extra: Record<string, string> = {}) => cliEnv(databaseUrl, sim.url, { LOG_LEVEL: 'warn', ...extra });
 
 describe('status --since', () => {
   it.each(['3000000d', '0000-01-01'])(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../helpers/testDatabase.js';
+
 import { runCli } from '../helpers/runCli.js';
+import { useTestDatabase } from '../helpers/testDatabase.js';
 
 describe('cli migrate', () => {
   it('migrates an empty database, then reports it up to date', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Simulator } from '../../src/simulator/index.js';
 import { spawnCli } from '../helpers/spawnCli.js';
 import { API_KEY, startHarness } from '../helpers/syncHarness.js';

@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { ConfigError, parseConfig, withEnvFile } from '../../src/config.js';
 import { runCli } from '../helpers/runCli.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';

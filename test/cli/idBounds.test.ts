@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { MAX_ID_CHARS } from '../../src/api/endpoints/paramRules.js';
-import { startRecordingServer, type RecordingServer } from '../api/client/helpers/recordingServer.js';
+import { type RecordingServer, startRecordingServer } from '../api/client/helpers/recordingServer.js';
 import { TEST_KEY } from '../api/client/helpers/testClient.js';
 import { wireMarket } from '../api/client/helpers/wire.js';
 import { runCli } from '../helpers/runCli.js';

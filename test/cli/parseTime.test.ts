@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { parseSince, parseTime } from '../../src/cli/parseTime.js';
 
 const now = new Date('2026-11-27T12:00:00Z');

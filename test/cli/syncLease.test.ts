@@ -1,10 +1,11 @@
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { takeJobLease } from '../../src/lease/takeJobLease.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import { acquireLease } from '../../src/sql/acquireLease.js';
+import { acquireLease } from '../../src/sql/coordination/acquireLease.js';
 import { spawnCli } from '../helpers/spawnCli.js';
-import { API_KEY, startHarness } from '../helpers/syncHarness.js';
+import { cliEnv, startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 
 let sim: Simulator;
@@ -14,15 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => sim.stop());
 
-const syncEnv = (databaseUrl: string) => ({
-  DATABASE_URL: databaseUrl,
-  PREDICTION_API_URL: sim.url,
-  PREDICTION_API_KEY: API_KEY,
-  PREDICTION_RATE_LIMIT_RPM: '1000000',
-  PREDICTION_CATEGORIES: 'all',
-  PREDICTION_LEASE_TTL_SEC: '3',
-  LOG_LEVEL: 'warn',
-});
+const syncEnv = (databaseUrl: string) =>
+  cliEnv(databaseUrl, sim.url, { PREDICTION_CATEGORIES: 'all', PREDICTION_LEASE_TTL_SEC: '3', LOG_LEVEL: 'warn' });
 
 const syncLease = async (sql: postgres.Sql) =>
   (

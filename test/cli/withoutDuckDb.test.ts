@@ -2,7 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
+
 import { spawnCli } from '../helpers/spawnCli.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 

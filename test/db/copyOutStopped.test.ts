@@ -1,6 +1,8 @@
-import postgres from 'postgres';
 import type { Readable } from 'node:stream';
+
+import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { stopCopyOut } from '../../src/export/stopCopyOut.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 

@@ -1,10 +1,12 @@
-import { readFileSync, rmSync, statSync, mkdtempSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { APP_ROLE, ForeignServerError, startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
+
+import { APP_ROLE, type EmbeddedDatabase, ForeignServerError, startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { CREDENTIALS_FILE } from '../../src/db/embeddedCredentials.js';
 
 /** The embedded Postgres as another local user meets it: no known password, no secret in its environment. */

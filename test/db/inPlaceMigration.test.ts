@@ -5,8 +5,10 @@
  * answer must stay the same: the test captures them at 0012, migrates, and asks again.
  */
 import { fileURLToPath } from 'node:url';
+
 import postgres from 'postgres';
 import { expect, it } from 'vitest';
+
 import { migrate } from '../../src/db/migrate.js';
 import { decimalFromString } from '../../src/normalize/decimal.js';
 import { historyRowCounts } from '../helpers/dbContent.js';

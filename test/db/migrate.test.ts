@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
+
 import { migrate } from '../../src/db/migrate.js';
 import { createMigrationLockTable } from '../../src/db/withMigrationLock.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';

@@ -1,12 +1,14 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../src/db/migrate.js';
-import { withDatabase } from '../setup/globalSetup.js';
-import { createTestDatabase } from '../helpers/testDatabase.js';
 import { inject } from 'vitest';
+
+import { migrate } from '../../src/db/migrate.js';
+import { createTestDatabase } from '../helpers/testDatabase.js';
+import { withDatabase } from '../setup/globalSetup.js';
 
 /** docker-compose.yml's ingester: its own login, no superuser, that migrates and owns the database; a volume for exports. */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
+
 import { DATA_MODEL_SVG } from '../../scripts/docs/dataModelDiagram.js';
 import { readCatalog } from '../../scripts/docs/readCatalog.js';
 import { renderDataModel } from '../../scripts/docs/renderDataModel.js';

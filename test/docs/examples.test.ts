@@ -1,13 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { openPool } from '../../src/db/openPool.js';
 import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
 import { selectTables } from '../../src/export/exportTables.js';
 import { runExport } from '../../src/export/runExport.js';
-import { runDemo, type DemoRun } from '../helpers/demoRun.js';
+import { type DemoRun, runDemo } from '../helpers/demoRun.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 /**

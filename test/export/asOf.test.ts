@@ -1,17 +1,19 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { PredictionClient } from '../../src/api/client/index.js';
 import { openPool } from '../../src/db/openPool.js';
+import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
 import { selectTables } from '../../src/export/exportTables.js';
 import { runExport } from '../../src/export/runExport.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 import { canonicalDecimal } from './exportHelpers.js';
-import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
 
 /**
  * docs/backtesting.md's as-of query over the Parquet export against analytics.prices_as_of in

@@ -1,12 +1,14 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { runCli } from '../helpers/runCli.js';
 import { spawnCli } from '../helpers/spawnCli.js';
-import { lockWaiters } from './exportHelpers.js';
 import { createTestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
+import { lockWaiters } from './exportHelpers.js';
 
 const db = await useTestDatabase();
 const root = mkdtempSync(join(tmpdir(), 'export-cli-'));

@@ -1,18 +1,19 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { openPool, type Pool } from '../../src/db/openPool.js';
 import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
 import { partitionPath } from '../../src/export/buildManifest.js';
 import { eventsTable } from '../../src/export/entityTables.js';
 import type { ExportTable } from '../../src/export/ExportTable.js';
 import { marketStateHistoryTable } from '../../src/export/historyTables.js';
-import { runExport, type ExportOptions } from '../../src/export/runExport.js';
-import { ensureMonthPartitions } from '../../src/sql/ensureMonthPartitions.js';
+import { ensureMonthPartitions } from '../../src/sql/core/ensureMonthPartitions.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
-import { fileIdentities, filesUnder, readExport } from './exportHelpers.js';
 import { compareWithPostgres } from './exportedTables.js';
+import { exporter, fileIdentities, filesUnder, readExport } from './exportHelpers.js';
 
 /**
  * The edges of an incremental export: the transaction horizon it records, what a ranged export
@@ -26,8 +27,7 @@ const root = mkdtempSync(join(tmpdir(), 'export-edges-'));
 let pool: Pool;
 const HISTORY = marketStateHistoryTable.name;
 
-const exportInto = (outDir: string, options: Partial<ExportOptions> = {}) =>
-  runExport(pool.sql, { outDir, tables: [marketStateHistoryTable], range: { fromDay: null, toDay: null }, ...options });
+const exportInto = exporter(() => pool.sql, [marketStateHistoryTable]);
 const outcome = (result: Awaited<ReturnType<typeof exportInto>>, table = HISTORY) => result.tables.find((t) => t.table === table)!;
 
 /** The stored horizon of each table exported into `outDir` (xid8 text). */

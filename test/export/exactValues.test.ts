@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { openPool, type Pool } from '../../src/db/openPool.js';
-import { EXPORT_TABLES } from '../../src/export/exportTables.js';
-import { runExport } from '../../src/export/runExport.js';
+import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 import { compareWithPostgres, createLevelsView } from './exportedTables.js';
-import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
+import { exporter } from './exportHelpers.js';
 
 /**
  * Values chosen to break a careless transfer: text with every CSV delimiter and line break, empty
@@ -74,7 +75,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const exportInto = (outDir: string) => runExport(pool.sql, { outDir, tables: EXPORT_TABLES, range: { fromDay: null, toDay: null } });
+const exportInto = exporter(() => pool.sql);
 
 describe('exported values', () => {
   const outDir = join(root, 'out');

@@ -1,17 +1,18 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { PredictionClient } from '../../src/api/client/index.js';
 import { openPool, type Pool } from '../../src/db/openPool.js';
-import { EXPORT_TABLES } from '../../src/export/exportTables.js';
-import { runExport, WORK_DIR, type ExportOptions } from '../../src/export/runExport.js';
+import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
+import { WORK_DIR } from '../../src/export/runExport.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { createTestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
-import { fileIdentities, filesUnder, postgresRows } from './exportHelpers.js';
 import { ALL_TABLES, changedDays, compareWithPostgres, createLevelsView, SOURCES } from './exportedTables.js';
-import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
+import { exporter, fileIdentities, filesUnder, postgresRows } from './exportHelpers.js';
 
 /**
  * The export of a database the simulator filled over three UTC days, read back by a DuckDB of its
@@ -25,8 +26,7 @@ let pool: Pool;
 const root = mkdtempSync(join(tmpdir(), 'export-test-'));
 const HOUR_SEC = 3600;
 
-const exportInto = (outDir: string, options: Partial<ExportOptions> = {}) =>
-  runExport(pool.sql, { outDir, tables: EXPORT_TABLES, range: { fromDay: null, toDay: null }, ...options });
+const exportInto = exporter(() => pool.sql);
 
 beforeAll(async () => {
   let newClient: () => PredictionClient;

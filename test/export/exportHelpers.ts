@@ -2,7 +2,11 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import type { Sql } from '../../src/db/connect.js';
+import type { ExportTable } from '../../src/export/ExportTable.js';
+import { EXPORT_TABLES } from '../../src/export/exportTables.js';
+import { type ExportOptions, runExport } from '../../src/export/runExport.js';
 
 const READER = fileURLToPath(new URL('./readExport.mjs', import.meta.url));
 
@@ -115,4 +119,14 @@ export async function holdMarkets(sql: Sql): Promise<{ release: () => void; done
 /** How many sessions of this database wait for a lock. */
 export async function lockWaiters(sql: Sql): Promise<number> {
   return (await sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`).length;
+}
+
+/**
+ * A test file's export: `tables` (all of them by default) of the database `sql()` returns (read at
+ * each call, since a file opens its pool in beforeAll) into `outDir`, every day, unless the call's
+ * options say otherwise.
+ */
+export function exporter(sql: () => Sql, tables: readonly ExportTable[] = EXPORT_TABLES) {
+  return (outDir: string, options: Partial<ExportOptions> = {}) =>
+    runExport(sql(), { outDir, tables, range: { fromDay: null, toDay: null }, ...options });
 }

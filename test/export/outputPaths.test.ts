@@ -2,7 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { openPool, type Pool } from '../../src/db/openPool.js';
 import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
 import { marketsTable } from '../../src/export/entityTables.js';
@@ -12,14 +14,13 @@ import { writeEvents } from '../../src/store/writeEvents.js';
 import { event, market, ok } from '../helpers/domainFixtures.js';
 import { runCli } from '../helpers/runCli.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
-import { holdMarkets, lockWaiters } from './exportHelpers.js';
+import { exporter, holdMarkets, lockWaiters } from './exportHelpers.js';
 
 /** The export writes and reads only its own output directory, whatever its name and whatever links are in it. */
 const db = await useTestDatabase();
 const root = mkdtempSync(join(tmpdir(), 'export-paths-'));
 let pool: Pool;
-const exportInto = (outDir: string) =>
-  runExport(pool.sql, { outDir, tables: [marketsTable, priceHistoryTable], range: { fromDay: null, toDay: null } });
+const exportInto = exporter(() => pool.sql, [marketsTable, priceHistoryTable]);
 
 beforeAll(async () => {
   const pricing = { buyYesMicroUsd: '500000', buyNoMicroUsd: '500000', sellYesMicroUsd: '400000', sellNoMicroUsd: '450000', volume: '10' };

@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { listOf } from '../../src/cli/optionParsers.js';
 import { planPartitions, type RecordedPartition } from '../../src/export/planPartitions.js';
-import { splitCsvChunks, type CsvChunk } from '../../src/export/splitCsvChunks.js';
+import { type CsvChunk, splitCsvChunks } from '../../src/export/splitCsvChunks.js';
 import { daysOverlapping } from '../../src/export/utcDays.js';
 
 const root = mkdtempSync(join(tmpdir(), 'export-pieces-'));

@@ -5,6 +5,7 @@
 //
 //   node test/export/readExport.mjs <outDir> <table>...   -> JSON on stdout: { [table]: { types, rows } }
 import { existsSync } from 'node:fs';
+
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const [outDir, ...tables] = process.argv.slice(2);

@@ -1,26 +1,26 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { openPool, type Pool } from '../../src/db/openPool.js';
 import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
 import { partitionPath } from '../../src/export/buildManifest.js';
 import { marketsTable } from '../../src/export/entityTables.js';
 import { priceHistoryTable } from '../../src/export/historyTables.js';
-import { runExport } from '../../src/export/runExport.js';
 import { maintainPartitions } from '../../src/partitions/maintainPartitions.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { event, market, ok } from '../helpers/domainFixtures.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
-import { holdMarkets, lockWaiters } from './exportHelpers.js';
+import { utc } from '../helpers/utc.js';
+import { exporter, holdMarkets, lockWaiters } from './exportHelpers.js';
 
 /** An export whose snapshot is taken, and that retention meets before it reads the price history. */
 const db = await useTestDatabase();
 const root = mkdtempSync(join(tmpdir(), 'export-overlap-'));
 let pool: Pool;
-const utc = (month: number, day = 1) => new Date(Date.UTC(2025, month - 1, day));
-const exportInto = (outDir: string) =>
-  runExport(pool.sql, { outDir, tables: [marketsTable, priceHistoryTable], range: { fromDay: null, toDay: null } });
+const exportInto = exporter(() => pool.sql, [marketsTable, priceHistoryTable]);
 
 beforeAll(async () => {
   for (const [month, price] of [

@@ -1,26 +1,28 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { openPool, type Pool } from '../../src/db/openPool.js';
 import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
 import { partitionPath } from '../../src/export/buildManifest.js';
 import { EXPORT_TABLES } from '../../src/export/exportTables.js';
-import { runExport, type ExportOptions } from '../../src/export/runExport.js';
+import { runExport } from '../../src/export/runExport.js';
 import { maintainPartitions } from '../../src/partitions/maintainPartitions.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
 import { book, event, market, ok } from '../helpers/domainFixtures.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
+import { utc } from '../helpers/utc.js';
 import { compareWithPostgres, createLevelsView } from './exportedTables.js';
+import { exporter } from './exportHelpers.js';
 
 /** The export against what the pipeline's upkeep does to the database: retention, and new layouts. */
 const db = await useTestDatabase();
 const root = mkdtempSync(join(tmpdir(), 'export-upkeep-'));
 let pool: Pool;
-const utc = (month: number, day = 1) => new Date(Date.UTC(2025, month - 1, day));
-const exportInto = (outDir: string, options: Partial<ExportOptions> = {}) =>
-  runExport(pool.sql, { outDir, tables: EXPORT_TABLES, range: { fromDay: null, toDay: null }, ...options });
+const exportInto = exporter(() => pool.sql);
 const outcome = (result: Awaited<ReturnType<typeof exportInto>>, table: string) => result.tables.find((t) => t.table === table)!;
 
 /** A market observed in January, February, April and May 2025, with a crawl in January and in May. */

@@ -1,17 +1,19 @@
 import type { Socket } from 'node:net';
+
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
 import { createPredictionClient } from '../../src/api/client/index.js';
 import { classifyError } from '../../src/cli/classifyError.js';
 import { ExitCode } from '../../src/cli/exitCodes.js';
 import { parseConfig } from '../../src/config.js';
 import { connect, type Database, type Sql } from '../../src/db/connect.js';
 import { openPool } from '../../src/db/openPool.js';
-import { migrationSettings, ROLE_SETTINGS, type DatabaseRole } from '../../src/db/sessionSettings.js';
+import { type DatabaseRole, migrationSettings, ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
 import { DatabaseDeadlineError } from '../../src/db/withDeadline.js';
-import { writeTransaction } from '../../src/store/writeTransaction.js';
+import { writeTransaction } from '../../src/db/writeTransaction.js';
 import { runJob } from '../../src/sync/runJob.js';
+import { type TestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
 import { proxyDatabase, type TcpProxy } from '../ops/tcpProxy.js';
-import { useTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 let db: TestDatabase;
 beforeAll(async () => {

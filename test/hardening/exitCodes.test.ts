@@ -1,12 +1,14 @@
-import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { connect as tcpConnect, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ApiKeyInvalidError, ApiNetworkError, ApiServerError, createPredictionClient } from '../../src/api/client/index.js';
 import { classifyError } from '../../src/cli/classifyError.js';
 import { ExitCode } from '../../src/cli/exitCodes.js';
-import { startRecordingServer, type RecordingServer } from '../api/client/helpers/recordingServer.js';
+import { type RecordingServer, startRecordingServer } from '../api/client/helpers/recordingServer.js';
 import { wireMarket } from '../api/client/helpers/wire.js';
 import { runCli } from '../helpers/runCli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';

@@ -1,15 +1,17 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
 import { classifyError } from '../../src/cli/classifyError.js';
-import { MIGRATIONS_FOLDER, migrate } from '../../src/db/migrate.js';
+import { migrate, MIGRATIONS_FOLDER } from '../../src/db/migrate.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { createReaderLogin, type ReaderLogin } from '../helpers/readerLogin.js';
 import { runCli } from '../helpers/runCli.js';
 import { startTestService } from '../helpers/serviceHarness.js';
-import { API_KEY, startHarness } from '../helpers/syncHarness.js';
+import { cliEnv, startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 /**
@@ -122,13 +124,7 @@ async function holdEverything(db: TestDatabase, reader: ReaderLogin): Promise<Ho
   };
 }
 
-const syncEnv = (databaseUrl: string) => ({
-  DATABASE_URL: databaseUrl,
-  PREDICTION_API_URL: sim.url,
-  PREDICTION_API_KEY: API_KEY,
-  PREDICTION_RATE_LIMIT_RPM: '1000000',
-  LOG_LEVEL: 'warn',
-});
+const syncEnv = (databaseUrl: string) => cliEnv(databaseUrl, sim.url, { LOG_LEVEL: 'warn' });
 
 /** A copy of the migrations with one more, `extraSql`, dated after the last. */
 async function migrationsWithOneMore(extraSql: string): Promise<{ folder: string; remove: () => Promise<void> }> {

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { PredictionClient } from '../../src/api/client/index.js';
 import { classifyError } from '../../src/cli/classifyError.js';
+import { configSecrets } from '../../src/configSecrets.js';
 import { createSecretRedactor, REDACTED } from '../../src/errors/createSecretRedactor.js';
 import { errorChainMessage } from '../../src/errors/errorChainMessage.js';
 import { redactJsonText } from '../../src/errors/redactJsonText.js';
 import { sanitizeText } from '../../src/errors/sanitizeText.js';
-import { configSecrets } from '../../src/ops/configSecrets.js';
 import { createLogger } from '../../src/log/createLogger.js';
-import { recordUpstream, UpstreamMismatchError } from '../../src/sql/recordUpstream.js';
-import { startRecordingServer, type RecordingServer } from '../api/client/helpers/recordingServer.js';
+import { recordUpstream, UpstreamMismatchError } from '../../src/sql/admin/recordUpstream.js';
+import { type RecordingServer, startRecordingServer } from '../api/client/helpers/recordingServer.js';
 import { TEST_KEY, testClient } from '../api/client/helpers/testClient.js';
 import { wireMarket } from '../api/client/helpers/wire.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';

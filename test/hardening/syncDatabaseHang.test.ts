@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ExitCode } from '../../src/cli/exitCodes.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import { proxyDatabase, type TcpProxy } from '../ops/tcpProxy.js';
 import { spawnCli } from '../helpers/spawnCli.js';
 import { API_KEY, startHarness } from '../helpers/syncHarness.js';
-import { useTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { type TestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
+import { proxyDatabase, type TcpProxy } from '../ops/tcpProxy.js';
 
 let sim: Simulator;
 let db: TestDatabase;

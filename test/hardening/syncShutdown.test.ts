@@ -4,9 +4,10 @@
  * what it fetched, record the run as aborted and exit 130 within 25 s.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { ExitCode } from '../../src/cli/exitCodes.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import { spawnCli, type RunningCli } from '../helpers/spawnCli.js';
+import { type RunningCli, spawnCli } from '../helpers/spawnCli.js';
 import { API_KEY, startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+
 import postgres from 'postgres';
+
 import { migrate } from '../../src/db/migrate.js';
 
 /** The layout script, without its psql meta-commands (postgres.js runs the rest as one simple query). */

@@ -1,5 +1,5 @@
-import type { Sql } from '../../src/db/connect.js';
 import { DEMO_WORLD } from '../../src/cli/commands/demo.js';
+import type { Sql } from '../../src/db/connect.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startHarness, syncOnce } from './syncHarness.js';
 

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
+
 import postgres from 'postgres';
-import { copyLines } from '../../src/sql/copyRows.js';
+
+import { copyLines } from '../../src/sql/core/copyRows.js';
 
 /** The header of a data block in a plain pg_dump: `COPY schema.table (a, b) FROM stdin;`. */
 const COPY_HEADER = /^COPY (\S+) \((.+)\) FROM stdin;$/;

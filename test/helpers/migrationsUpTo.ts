@@ -1,6 +1,7 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
 import { MIGRATIONS_FOLDER } from '../../src/db/migrate.js';
 
 /**

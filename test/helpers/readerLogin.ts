@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+
 import type postgres from 'postgres';
 
 export interface ReaderLogin {

@@ -1,12 +1,12 @@
-import type { Sql } from '../../src/db/connect.js';
 import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
+import type { Sql } from '../../src/db/connect.js';
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import { createLogger } from '../../src/log/createLogger.js';
 import type { Logger } from '../../src/log/Logger.js';
 import { createMetrics, type Metrics } from '../../src/ops/metrics.js';
+import { type Service, startService } from '../../src/service/startService.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import type { JobName } from '../../src/service/jobKinds.js';
-import { startService, type Service } from '../../src/service/startService.js';
+import type { JobName } from '../../src/sync/jobCatalog.js';
 import { API_KEY } from './syncHarness.js';
 
 export const EVERY_SECOND = '* * * * * *';

@@ -1,10 +1,25 @@
 import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
-import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
-import { runSyncCycle, type SyncOptions, type SyncResult } from '../../src/sync/runSyncCycle.js';
 import type { Sql } from '../../src/db/connect.js';
+import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
+import { runSyncCycle, type SyncOptions, type SyncResult } from '../../src/sync/runSyncCycle.js';
 
 export const API_KEY = 'test-key-5f2c91';
+
+/**
+ * The environment of a CLI process run against `databaseUrl` and the upstream at `apiUrl`, with the
+ * test key, a rate limit the tests never reach and no log lines; `extra` adds or overrides settings.
+ */
+export function cliEnv(databaseUrl: string, apiUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    PREDICTION_API_URL: apiUrl,
+    PREDICTION_API_KEY: API_KEY,
+    PREDICTION_RATE_LIMIT_RPM: '1000000',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
+}
 
 /**
  * A simulator on a manual clock, and a client against it that retries fast. `options.shape`

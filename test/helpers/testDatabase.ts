@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+
 import postgres from 'postgres';
 import { afterAll, inject } from 'vitest';
+
 import { connect, type Database } from '../../src/db/connect.js';
 import { withDatabase } from '../setup/globalSetup.js';
 import { resetCitusDatabase } from './citusDatabase.js';

@@ -1,6 +1,7 @@
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll } from 'vitest';
+
 import * as schema from '../../src/schema/index.js';
 
 /**

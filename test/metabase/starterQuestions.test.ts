@@ -1,8 +1,9 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { STARTER_QUESTIONS } from '../../scripts/metabase/starterQuestions.js';
-import type { Simulator } from '../../src/simulator/index.js';
 import type { PredictionClient } from '../../src/api/client/index.js';
+import type { Simulator } from '../../src/simulator/index.js';
 import { createReaderLogin, type ReaderLogin } from '../helpers/readerLogin.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { decimalFromNumber, decimalFromString, toDecimal } from '../../src/normalize/decimal.js';
 
 describe('decimalFromString', () => {

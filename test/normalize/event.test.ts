@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { eventSchema } from '../../src/wire/event.js';
+
 import type { Event, Market, Rejection } from '../../src/domain/types.js';
-import { normalizeEvent } from '../../src/normalize/event.js';
 import { DRIFT, missingTag, unreadableTag } from '../../src/normalize/driftTags.js';
-import { liveEvent, specEvent, without } from '../wire/fixtures.js';
+import { normalizeEvent } from '../../src/normalize/event.js';
+import { eventSchema } from '../../src/wire/event.js';
 import { recordShape } from '../../src/wire/recordShape.js';
+import { liveEvent, specEvent, without } from '../wire/fixtures.js';
 
 function normalize(
   payload: Record<string, unknown>,

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { marketSchema } from '../../src/wire/market.js';
+
 import type { Market } from '../../src/domain/types.js';
-import { normalizeMarket } from '../../src/normalize/market.js';
 import { DRIFT, missingTag, unreadableTag } from '../../src/normalize/driftTags.js';
-import { liveMarket, specMarket, without } from '../wire/fixtures.js';
+import { normalizeMarket } from '../../src/normalize/market.js';
+import { marketSchema } from '../../src/wire/market.js';
 import { recordShape } from '../../src/wire/recordShape.js';
+import { liveMarket, specMarket, without } from '../wire/fixtures.js';
 
 function normalize(payload: Record<string, unknown>, eventId: string | null = 'POLY-30615'): Market {
   return normalizeMarket(marketSchema.parse(payload), { eventId, raw: payload, shape: recordShape(payload, 'market') });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { orderBookSchema } from '../../src/wire/orderBook.js';
+
 import type { OrderBook } from '../../src/domain/types.js';
-import { normalizeOrderBook } from '../../src/normalize/orderBook.js';
 import { DRIFT } from '../../src/normalize/driftTags.js';
-import { liveOrderBook, specOrderBook } from '../wire/fixtures.js';
+import { normalizeOrderBook } from '../../src/normalize/orderBook.js';
+import { orderBookSchema } from '../../src/wire/orderBook.js';
 import { recordShape } from '../../src/wire/recordShape.js';
+import { liveOrderBook, specOrderBook } from '../wire/fixtures.js';
 
 function normalize(body: unknown): OrderBook {
   return normalizeOrderBook(orderBookSchema.parse(body), { marketId: 'KXF1-25-LN', shape: recordShape(body, 'orderBook') });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { configSecrets } from '../../src/ops/configSecrets.js';
+
+import { configSecrets } from '../../src/configSecrets.js';
 import { createLogger } from '../../src/log/createLogger.js';
 
 /** A logger writing into an array, with the API key and a DB password as known secrets. */

@@ -1,9 +1,10 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createLiveness } from '../../src/ops/liveness.js';
 import { createMetrics } from '../../src/ops/metrics.js';
-import { startOpsServer, type OpsServer } from '../../src/ops/startOpsServer.js';
-import { useTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { type OpsServer, startOpsServer } from '../../src/ops/startOpsServer.js';
+import { type TestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
 import { proxyDatabase, type TcpProxy } from './tcpProxy.js';
 
 const MINUTE = 60_000;

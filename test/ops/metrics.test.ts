@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createMetrics } from '../../src/ops/metrics.js';
-import { startOpsServer, type OpsServer } from '../../src/ops/startOpsServer.js';
+import { type OpsServer, startOpsServer } from '../../src/ops/startOpsServer.js';
 import { sample } from './promText.js';
 
 const ready = async () => ({ ready: true, checks: {} });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { createLogger, logFormatFor } from '../../src/log/createLogger.js';
 
 const KEY = 'pk_live_9f8e7d6c5b4a';

@@ -1,10 +1,12 @@
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
+
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createMetrics } from '../../src/ops/metrics.js';
 import { createReadiness } from '../../src/ops/readiness.js';
-import { startOpsServer, type OpsServer } from '../../src/ops/startOpsServer.js';
-import { useTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { type OpsServer, startOpsServer } from '../../src/ops/startOpsServer.js';
+import { type TestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
 import { proxyDatabase, type TcpProxy } from './tcpProxy.js';
 
 const MINUTE = 60_000;

@@ -1,10 +1,12 @@
-import { request, Agent } from 'node:http';
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
+
 import { Gauge } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createMetrics } from '../../src/ops/metrics.js';
 import type { ReadinessResult } from '../../src/ops/readiness.js';
-import { startOpsServer, OpsServerError, type OpsServer } from '../../src/ops/startOpsServer.js';
+import { type OpsServer, OpsServerError, startOpsServer } from '../../src/ops/startOpsServer.js';
 
 const servers: OpsServer[] = [];
 afterEach(async () => {

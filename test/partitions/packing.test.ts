@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { connectPacker } from '../../src/partitions/connectPacker.js';
 import { CLOSED_AFTER_MS, packClosedPartitions } from '../../src/partitions/packClosedPartitions.js';
-import { selectTableSizes } from '../../src/sql/selectTableSizes.js';
-import { PACKED_INDEX_OPTION } from '../../src/sql/selectUnpackedPartitions.js';
+import { selectTableSizes } from '../../src/sql/status/selectTableSizes.js';
+import { PACKED_INDEX_OPTION } from '../../src/sql/upkeep/selectUnpackedPartitions.js';
 import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
 import { book, ok } from '../helpers/domainFixtures.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { createTestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
+import { utc } from '../helpers/utc.js';
 
 const db = await useTestDatabase();
 const packer = connectPacker(db.url);
 afterAll(() => packer.close());
 
-const utc = (month: number, day = 1, hour = 0) => new Date(Date.UTC(2025, month - 1, day, hour));
 const MARKETS = 20;
 const JANUARY = 'prediction_partitions.orderbook_snapshots_2025_01';
 const JANUARY_PK = `${JANUARY}_pkey`;

@@ -1,9 +1,10 @@
 import postgres from 'postgres';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+
 import { createPredictionClient } from '../../src/api/client/index.js';
-import { MONTHS_AHEAD, maintainPartitions } from '../../src/partitions/maintainPartitions.js';
+import { maintainPartitions, MONTHS_AHEAD } from '../../src/partitions/maintainPartitions.js';
 import { retentionHorizon } from '../../src/partitions/retentionHorizon.js';
-import { selectHistoryHorizons } from '../../src/sql/selectHistoryHorizons.js';
+import { selectHistoryHorizons } from '../../src/sql/export/selectHistoryHorizons.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
 import { maintainRunPartitions } from '../../src/sync/maintainRunPartitions.js';
@@ -11,9 +12,9 @@ import { runJob } from '../../src/sync/runJob.js';
 import { book, event, market, ok } from '../helpers/domainFixtures.js';
 import { createReaderLogin } from '../helpers/readerLogin.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
+import { utc } from '../helpers/utc.js';
 
 const db = await useTestDatabase();
-const utc = (month: number, day = 1, hour = 0) => new Date(Date.UTC(2025, month - 1, day, hour));
 
 async function monthsOf(table: string): Promise<string[]> {
   const rows = await db.sql<{ name: string }[]>`

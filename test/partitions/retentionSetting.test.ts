@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Simulator } from '../../src/simulator/index.js';
-import { ensureMonthPartitions } from '../../src/sql/ensureMonthPartitions.js';
+import { ensureMonthPartitions } from '../../src/sql/core/ensureMonthPartitions.js';
 import { runCli } from '../helpers/runCli.js';
-import { API_KEY, startHarness } from '../helpers/syncHarness.js';
+import { cliEnv, startHarness } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();
@@ -12,14 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => sim.stop());
 
-const env = (extra: Record<string, string> = {}) => ({
-  DATABASE_URL: db.url,
-  PREDICTION_API_URL: sim.url,
-  PREDICTION_API_KEY: API_KEY,
-  PREDICTION_RATE_LIMIT_RPM: '1000000',
-  LOG_LEVEL: 'silent',
-  ...extra,
-});
+const env = (extra: Record<string, string> = {}) => cliEnv(db.url, sim.url, extra);
 
 describe('PREDICTION_RETENTION_MONTHS', () => {
   it('is off by default; set, the sync ends by dropping the months behind it and recording them', async () => {

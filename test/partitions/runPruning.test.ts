@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+
 import { createPredictionClient } from '../../src/api/client/index.js';
-import { ensureMonthPartitions } from '../../src/sql/ensureMonthPartitions.js';
-import { lastSuccessfulRuns } from '../../src/sql/ingestRuns.js';
-import { pruneIngestRuns } from '../../src/sql/pruneIngestRuns.js';
+import { ensureMonthPartitions } from '../../src/sql/core/ensureMonthPartitions.js';
+import { lastSuccessfulRuns } from '../../src/sql/core/ingestRuns.js';
+import { pruneIngestRuns } from '../../src/sql/upkeep/pruneIngestRuns.js';
 import { maintainRunPartitions } from '../../src/sync/maintainRunPartitions.js';
 import { runJob } from '../../src/sync/runJob.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';

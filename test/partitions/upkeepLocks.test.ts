@@ -1,17 +1,18 @@
 import postgres from 'postgres';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+
 import { applyRetention } from '../../src/partitions/applyRetention.js';
 import { maintainPartitions } from '../../src/partitions/maintainPartitions.js';
-import { ensureMonthPartitions } from '../../src/sql/ensureMonthPartitions.js';
+import { ensureMonthPartitions } from '../../src/sql/core/ensureMonthPartitions.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { event, market, ok } from '../helpers/domainFixtures.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
+import { utc } from '../helpers/utc.js';
 
 const db = await useTestDatabase();
 /** A second session, as a reader, a rebuild or another tool would hold locks. */
 const other = postgres(db.url, { max: 1, onnotice: () => {} });
 afterAll(() => other.end());
-const utc = (month: number, day = 1) => new Date(Date.UTC(2025, month - 1, day));
 
 /** Runs `work` while `other` holds what `hold` takes, in a transaction rolled back afterwards. */
 async function whileHeld<T>(hold: (tx: postgres.TransactionSql) => Promise<unknown>, work: () => Promise<T>): Promise<T> {

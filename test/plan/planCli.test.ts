@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
+
+import { HOT_EVENTS_DEFAULT } from '../../src/config.js';
 import { ALL_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import type { Plan } from '../../src/plan/buildPlan.js';
 import { readUniverse } from '../../src/plan/readUniverse.js';
 import { jobWork } from '../../src/service/jobKinds.js';
-import { runJob } from '../../src/sync/runJob.js';
-import { recordServiceSettings } from '../../src/sql/serviceSettings.js';
+import { recordServiceSettings } from '../../src/sql/coordination/serviceSettings.js';
 import { hotListingPages } from '../../src/sync/readHotListings.js';
-import { HOT_EVENTS_DEFAULT } from '../../src/config.js';
+import { runJob } from '../../src/sync/runJob.js';
 import { runCli } from '../helpers/runCli.js';
 import { startHarness } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
 import { ENDPOINTS } from '../../src/api/endpoints/requests.js';
 import { ALL_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import { readUniverse } from '../../src/plan/readUniverse.js';
-import { jobWork, type JobName } from '../../src/service/jobKinds.js';
+import { jobWork } from '../../src/service/jobKinds.js';
 import type { Simulator } from '../../src/simulator/index.js';
+import type { JobName } from '../../src/sync/jobCatalog.js';
 import { runJob } from '../../src/sync/runJob.js';
 import { API_KEY, startHarness } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { replayRequestBudget } from '../../src/plan/replayRequestBudget.js';
 
 const everyMs = (periodMs: number, count: number) => Array.from({ length: count }, (_, i) => i * periodMs);

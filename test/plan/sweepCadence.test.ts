@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
 import { ALL_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import { createLogger } from '../../src/log/createLogger.js';

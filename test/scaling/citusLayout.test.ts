@@ -16,8 +16,10 @@
  * runs, against stand-ins that record the calls it makes to Citus.
  */
 import { readFileSync } from 'node:fs';
+
 import type postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
+
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const SCRIPT = readFileSync(new URL('../../scripts/citus/distribute.sql', import.meta.url), 'utf8');

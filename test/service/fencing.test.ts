@@ -1,4 +1,6 @@
+import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { LeaseLostError } from '../../src/lease/LeaseLostError.js';
 import { takeJobLease } from '../../src/lease/takeJobLease.js';
 import type { Simulator } from '../../src/simulator/index.js';
@@ -8,7 +10,6 @@ import { captureLogger, startTestService } from '../helpers/serviceHarness.js';
 import { startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
 import { installCronClock } from './cronClock.js';
-import type postgres from 'postgres';
 
 const db = await useTestDatabase();
 const page = (id: string) => ({ runId: null, endpoint: '/events', events: [ok(event(id, [market(`${id}-M`)]))], observedAt: new Date() });

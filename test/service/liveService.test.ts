@@ -1,12 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORIES } from '../../src/domain/types.js';
+
 import type { Sql } from '../../src/db/connect.js';
+import { CATEGORIES } from '../../src/domain/types.js';
 import type { LiveMarket, LiveOrderBook, Simulator } from '../../src/simulator/index.js';
-import { sample } from '../ops/promText.js';
 import { captureLogger, startTestService } from '../helpers/serviceHarness.js';
 import { startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
-import { installCronClock, type CronClock } from './cronClock.js';
+import { sample } from '../ops/promText.js';
+import { type CronClock, installCronClock } from './cronClock.js';
 
 /**
  * The scheduled service against the simulator speaking what the live service sends today, crawling

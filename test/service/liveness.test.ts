@@ -3,11 +3,12 @@
  * answering for longer than the allowed number of periods, live again when it is back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Simulator } from '../../src/simulator/index.js';
-import { proxyDatabase, type TcpProxy } from '../ops/tcpProxy.js';
 import { EVERY_SECOND, startTestService } from '../helpers/serviceHarness.js';
 import { startHarness } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
+import { proxyDatabase, type TcpProxy } from '../ops/tcpProxy.js';
 import { installCronClock } from './cronClock.js';
 
 let sim: Simulator;

@@ -1,18 +1,20 @@
 import { access, chmod, mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
 import { resolveClientOptions } from '../../src/api/client/PredictionClientOptions.js';
+import { withoutCredentials } from '../../src/net/withoutCredentials.js';
 import type { Simulator } from '../../src/simulator/index.js';
+import { freePort } from '../helpers/freePort.js';
 import { runCli } from '../helpers/runCli.js';
 import { EVERY_SECOND, startTestService } from '../helpers/serviceHarness.js';
 import { spawnCli } from '../helpers/spawnCli.js';
 import { API_KEY, startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
-import { freePort } from '../helpers/freePort.js';
-import { withoutCredentials } from '../../src/net/withoutCredentials.js';
 
 let sim: Simulator;
 beforeAll(async () => {

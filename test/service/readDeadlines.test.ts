@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { openPool } from '../../src/db/openPool.js';
 import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
 import { DatabaseDeadlineError } from '../../src/db/withDeadline.js';
 import { takeJobLease } from '../../src/lease/takeJobLease.js';
 import { pgRunCoordinator } from '../../src/service/pgRunCoordinator.js';
-import { proxyDatabase, type TcpProxy } from '../ops/tcpProxy.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
+import { proxyDatabase, type TcpProxy } from '../ops/tcpProxy.js';
 
 const db = await useTestDatabase();
 let proxy: TcpProxy | undefined;

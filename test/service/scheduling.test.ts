@@ -1,12 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Sql } from '../../src/db/connect.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import { acquireWriteLock } from '../../src/sql/acquireWriteLock.js';
+import { acquireWriteLock } from '../../src/sql/coordination/acquireWriteLock.js';
 import { dbContent } from '../helpers/dbContent.js';
 import { captureLogger, runIntervals, startTestService } from '../helpers/serviceHarness.js';
 import { referenceSync, startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
-import { installCronClock, type CronClock } from './cronClock.js';
+import { type CronClock, installCronClock } from './cronClock.js';
 
 /**
  * The scheduler on a fake clock (see cronClock.ts): every job ticks each second, and the test moves

@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { createPredictionClient } from '../../src/api/client/index.js';
 import { KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import { createLogger } from '../../src/log/createLogger.js';

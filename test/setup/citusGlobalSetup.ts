@@ -3,8 +3,10 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
+
 import { parseConfig } from '../../src/config.js';
 import setupPostgres from './globalSetup.js';
 

@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
+
 import { parseConfig } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { startTestPostgres } from './startTestPostgres.js';

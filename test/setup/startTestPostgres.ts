@@ -1,7 +1,8 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { userInfo } from 'node:os';
+import path from 'node:path';
+
 import { importEmbeddedPostgres } from '../../src/db/importEmbeddedPostgres.js';
 import { freePort } from '../helpers/freePort.js';
 

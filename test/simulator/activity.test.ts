@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { World } from '../../src/simulator/index.js';
 
 describe('heavy-tailed activity', () => {

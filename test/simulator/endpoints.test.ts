@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { crawl, get } from './http.js';
+import { z } from 'zod';
+
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { gatewayErrorBodySchema, serviceErrorBodySchema } from '../../src/wire/errorBodies.js';
 import { exactPaginationSchema } from '../../src/wire/pagination.js';
 import { specOrderBookSchema } from '../../src/wire/specShapes.js';
+import { crawl, get } from './http.js';
 import { simulatedSpecEventSchema, simulatedSpecMarketSchema } from './wireSchemas.js';
-import { z } from 'zod';
 
 let sim: Simulator;
 beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { World } from '../../src/simulator/index.js';
 
 const HOUR = 3600;

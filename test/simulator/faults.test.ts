@@ -1,10 +1,11 @@
-import { parseEvent, parseMarket } from '../../src/api/parse.js';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { get } from './http.js';
+
+import { parseEvent, parseMarket } from '../../src/api/parse.js';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { serviceErrorBodySchema } from '../../src/wire/errorBodies.js';
 import { specOrderBookSchema } from '../../src/wire/specShapes.js';
+import { get } from './http.js';
 import { simulatedSpecEventSchema, simulatedSpecMarketSchema } from './wireSchemas.js';
 
 let sims: Simulator[] = [];

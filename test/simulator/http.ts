@@ -1,5 +1,6 @@
 /** Tiny HTTP helper for simulator tests: real requests over loopback with undici. */
 import { request } from 'undici';
+
 import type { Simulator } from '../../src/simulator/index.js';
 
 export interface Reply {

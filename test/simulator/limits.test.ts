@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { get } from './http.js';
+
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { gatewayErrorBodySchema } from '../../src/wire/errorBodies.js';
+import { get } from './http.js';
 
 let sim: Simulator | undefined;
 afterEach(async () => {

@@ -1,10 +1,11 @@
 /** The 'live' profile (the default) over real HTTP: each fact of docs/upstream/live-service.md the simulator plays. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { crawl, get } from './http.js';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { liveEventSchema, liveMarketSchema, liveOrderBookSchema } from '../../src/wire/liveShapes.js';
 import { exactPaginationSchema } from '../../src/wire/pagination.js';
+import { crawl, get } from './http.js';
 
 const DOCUMENTED: readonly string[] = CONCRETE_CATEGORIES;
 const REMOVED_EVENT_KEYS = ['multipleWinners', 'series', 'winner', 'isTrending', 'isRecommended', 'tvlDollars'];

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { DEMO_WORLD } from '../../src/cli/commands/demo.js';
 import { World } from '../../src/simulator/World.js';
-import { runDemo, type DemoRun } from '../helpers/demoRun.js';
+import { type DemoRun, runDemo } from '../helpers/demoRun.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { crawl } from './http.js';
 
 describe('a 100,000-market world', () => {

@@ -1,20 +1,22 @@
 /** The 'spec' and 'mixed' profiles, and record-level drift on top of a profile. */
 import { createHash } from 'node:crypto';
+
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import {
-  startSimulator,
-  World,
   type LiveEvent,
   type LiveMarket,
   type Simulator,
   type SimulatorOptions,
+  startSimulator,
+  World,
 } from '../../src/simulator/index.js';
-import { crawl, get } from './http.js';
 import { market202602Schema, market202603Schema, orderBook202603Schema } from '../../src/wire/legacyShapes.js';
 import { liveEventSchema, liveMarketSchema, liveOrderBookSchema } from '../../src/wire/liveShapes.js';
 import { specEventSchema, specMarketSchema, specOrderBookSchema } from '../../src/wire/specShapes.js';
+import { crawl, get } from './http.js';
 
 let sims: Simulator[] = [];
 afterEach(async () => {

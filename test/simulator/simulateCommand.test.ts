@@ -1,7 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
+
 import { registerDemo } from '../../src/cli/commands/demo.js';
-import { registerSimulate, simulateOptions, type SimulateOptions } from '../../src/cli/commands/simulate.js';
+import { registerSimulate, type SimulateOptions, simulateOptions } from '../../src/cli/commands/simulate.js';
 
 /** Parses `simulate <args>` exactly as the CLI does, without starting a simulator. */
 async function parse(...args: string[]): Promise<SimulateOptions> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { DEFAULT_START_SEC, startSimulator } from '../../src/simulator/index.js';
 import { get } from './http.js';
 

@@ -4,6 +4,7 @@
  * it always sends the `metadata` and `pricing` the spec makes optional.
  */
 import { z } from 'zod';
+
 import { specEventSchema, specMarketSchema } from '../../src/wire/specShapes.js';
 
 export const simulatedSpecMarketSchema = specMarketSchema.required({ metadata: true, pricing: true });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import { World } from '../../src/simulator/index.js';
 import { specOrderBookSchema } from '../../src/wire/specShapes.js';

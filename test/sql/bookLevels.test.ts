@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
 import { book, event, market, ok } from '../helpers/domainFixtures.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { claimTick } from '../../src/sql/claimTick.js';
+
+import { claimTick } from '../../src/sql/coordination/claimTick.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { finishRun, lastSuccessfulRuns, latestRunStatuses, startRun, type RunTotals } from '../../src/sql/ingestRuns.js';
+
+import { finishRun, lastSuccessfulRuns, latestRunStatuses, type RunTotals, startRun } from '../../src/sql/core/ingestRuns.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+
 import { LeaseLostError } from '../../src/lease/LeaseLostError.js';
 import { takeJobLease } from '../../src/lease/takeJobLease.js';
 import { waitForJobLease } from '../../src/lease/waitForJobLease.js';
-import { acquireLease } from '../../src/sql/acquireLease.js';
-import { acquireWriteLock } from '../../src/sql/acquireWriteLock.js';
+import { acquireLease } from '../../src/sql/coordination/acquireLease.js';
+import { acquireWriteLock } from '../../src/sql/coordination/acquireWriteLock.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { recordShapes, type ShapeObservation } from '../../src/sql/recordShapes.js';
-import { startRun } from '../../src/sql/ingestRuns.js';
+
+import { startRun } from '../../src/sql/core/ingestRuns.js';
+import { recordShapes, type ShapeObservation } from '../../src/sql/writes/recordShapes.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();

@@ -1,9 +1,10 @@
 import { is } from 'drizzle-orm';
 import { pgSchema, PgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+
 import * as schema from '../../src/schema/index.js';
-import { changeOnlyUpsert, type UpsertColumn } from '../../src/sql/changeOnlyUpsert.js';
-import { selection, sqlNames, uniqueConstraintName, type RowOf } from '../../src/sql/sqlNames.js';
+import { changeOnlyUpsert, type UpsertColumn } from '../../src/sql/core/changeOnlyUpsert.js';
+import { type RowOf, selection, sqlNames, uniqueConstraintName } from '../../src/sql/core/sqlNames.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../src/simulator/world/prng.js';
+
 import { decimalFromString } from '../../src/normalize/decimal.js';
-import { storedLevels } from '../../src/sql/storedLevels.js';
+import { mulberry32 } from '../../src/simulator/world/prng.js';
+import { storedLevels } from '../../src/sql/writes/storedLevels.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 // The writer encodes levels in TypeScript; the rows it migrated were encoded by the database's

@@ -1,6 +1,7 @@
 import { is } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { PredictionClient } from '../../src/api/client/index.js';
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import * as schema from '../../src/schema/index.js';
@@ -8,10 +9,10 @@ import type { Simulator } from '../../src/simulator/index.js';
 import { collectStatus, type StatusRequest } from '../../src/status/collectStatus.js';
 import { formatStatus } from '../../src/status/formatStatus.js';
 import { runJob } from '../../src/sync/runJob.js';
-import { sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
 import type { SyncResult } from '../../src/sync/runSyncCycle.js';
+import { sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
-import { createTestDatabase, useTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { createTestDatabase, type TestDatabase, useTestDatabase } from '../helpers/testDatabase.js';
 
 // status against a database the simulator filled: two syncs on its manual clock (the second
 // 100 s later, refreshing only some order books), so every count and age is known exactly.

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { PredictionClient } from '../../src/api/client/index.js';
 import { KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import type { Simulator } from '../../src/simulator/index.js';

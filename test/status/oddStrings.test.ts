@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { runCli } from '../helpers/runCli.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { PredictionClient } from '../../src/api/client/index.js';
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import type { Simulator } from '../../src/simulator/index.js';
+import { recordServiceSettings } from '../../src/sql/coordination/serviceSettings.js';
 import { runJob } from '../../src/sync/runJob.js';
-import { recordServiceSettings } from '../../src/sql/serviceSettings.js';
 import { runCli } from '../helpers/runCli.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';

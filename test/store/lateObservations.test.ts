@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { writeMarkets } from '../../src/store/writeMarkets.js';
 import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';

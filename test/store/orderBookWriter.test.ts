@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+
+import type { WriteFence } from '../../src/sql/coordination/acquireWriteLock.js';
 import { OrderBookWriter } from '../../src/store/OrderBookWriter.js';
-import type { OrderBooksWrite } from '../../src/store/writeOrderBooks.js';
 import type { WriteCounts } from '../../src/store/writeCounts.js';
-import type { WriteFence } from '../../src/sql/acquireWriteLock.js';
-import { useTestDatabase } from '../helpers/testDatabase.js';
+import type { OrderBooksWrite } from '../../src/store/writeOrderBooks.js';
 import { book, ok } from '../helpers/domainFixtures.js';
+import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();
 const t = (min: number) => new Date(Date.UTC(2026, 0, 1, 0, min));

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+
 import { writeEvents } from '../../src/store/writeEvents.js';
-import { useTestDatabase } from '../helpers/testDatabase.js';
 import { bad, event, FIXTURE_SHAPE, market, ok } from '../helpers/domainFixtures.js';
+import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();
 const t = (min: number) => new Date(Date.UTC(2026, 0, 1, 0, min));

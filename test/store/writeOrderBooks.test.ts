@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { writeEvents } from '../../src/store/writeEvents.js';
-import { hashOrderBooks, recordOrderBooks } from '../../src/sql/recordOrderBooks.js';
-import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
-import { useTestDatabase } from '../helpers/testDatabase.js';
+
 import type { OrderBook } from '../../src/domain/types.js';
+import { hashOrderBooks, recordOrderBooks } from '../../src/sql/writes/recordOrderBooks.js';
+import { writeEvents } from '../../src/store/writeEvents.js';
+import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
 import { bad, book, event, market, ok } from '../helpers/domainFixtures.js';
+import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();
 const t = (min: number) => new Date(Date.UTC(2026, 0, 1, 0, min));

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseTradeList } from '../../src/api/parse.js';
+
 import { ENDPOINTS } from '../../src/api/endpoints/requests.js';
+import { parseTradeList } from '../../src/api/parse.js';
 import { writeTrades } from '../../src/store/writeTrades.js';
-import { liveFixture, type FixtureTrade } from '../helpers/replayServer.js';
+import { type FixtureTrade, liveFixture } from '../helpers/replayServer.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();

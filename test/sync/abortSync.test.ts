@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
+
 import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createPredictionClient, type RequestEvent } from '../../src/api/client/index.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { runSyncCycle } from '../../src/sync/runSyncCycle.js';

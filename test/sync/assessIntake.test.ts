@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { assessIntake, type IntakeTotals } from '../../src/sync/assessIntake.js';
 
 const counts = (accepted: number, acceptedWithDrift: number, rejected: number) => ({ accepted, acceptedWithDrift, rejected });

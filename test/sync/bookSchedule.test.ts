@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { scheduleBooks, type BookCandidate } from '../../src/sync/bookSchedule.js';
+
+import { Rng } from '../../src/simulator/world/prng.js';
+import { type BookCandidate, scheduleBooks } from '../../src/sync/bookSchedule.js';
 import { estimateChangeRate, priorRates } from '../../src/sync/changeRate.js';
 import { allocateFetchRates, freshShare, weightedFreshness } from '../../src/sync/fetchAllocation.js';
-import { Rng } from '../../src/simulator/world/prng.js';
 
 const NOW_MS = 1_800_000_000_000;
 

@@ -1,18 +1,20 @@
 import { fileURLToPath } from 'node:url';
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
 import { createPredictionClient } from '../../src/api/client/index.js';
 import { classifyError } from '../../src/cli/classifyError.js';
 import { ExitCode } from '../../src/cli/exitCodes.js';
-import { ClockSkewError } from '../../src/db/ClockSkewError.js';
 import { checkedClock } from '../../src/db/checkedClock.js';
+import { ClockSkewError } from '../../src/db/ClockSkewError.js';
+import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import { maintainPartitions } from '../../src/partitions/maintainPartitions.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import { ensureMonthPartitions } from '../../src/sql/ensureMonthPartitions.js';
+import { ensureMonthPartitions } from '../../src/sql/core/ensureMonthPartitions.js';
 import { runJob } from '../../src/sync/runJob.js';
 import { runSyncCycle } from '../../src/sync/runSyncCycle.js';
-import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import { runCli } from '../helpers/runCli.js';
-import { API_KEY, startHarness } from '../helpers/syncHarness.js';
+import { API_KEY, cliEnv, startHarness } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();
@@ -25,14 +27,7 @@ afterAll(() => sim.stop());
 const YEAR_MS = 365 * 86_400_000;
 const SKEWED_CLOCK = fileURLToPath(new URL('../helpers/skewedClock.mjs', import.meta.url));
 
-const env = (extra: Record<string, string> = {}) => ({
-  DATABASE_URL: db.url,
-  PREDICTION_API_URL: sim.url,
-  PREDICTION_API_KEY: API_KEY,
-  PREDICTION_RATE_LIMIT_RPM: '1000000',
-  LOG_LEVEL: 'silent',
-  ...extra,
-});
+const env = (extra: Record<string, string> = {}) => cliEnv(db.url, sim.url, extra);
 
 async function priceRowsThisMonth(): Promise<number> {
   const [row] = await db.sql<{ n: number }[]>`

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
 import type { PredictionClient } from '../../src/api/client/index.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { CLOSED_FEED_OVERLAP_SEC } from '../../src/sync/readClosedFeed.js';

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Simulator } from '../../src/simulator/index.js';
 import { dbContent } from '../helpers/dbContent.js';
 import { runCli } from '../helpers/runCli.js';
-import { API_KEY, referenceSync, startHarness } from '../helpers/syncHarness.js';
+import { cliEnv, referenceSync, startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,15 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => sim.stop());
 
-const env = (databaseUrl: string) => ({
-  DATABASE_URL: databaseUrl,
-  PREDICTION_API_URL: sim.url,
-  PREDICTION_API_KEY: API_KEY,
-  PREDICTION_RATE_LIMIT_RPM: '1000000',
-  // A killed sync cannot release its lease: the next one waits for it to expire.
-  PREDICTION_LEASE_TTL_SEC: '2',
-  LOG_LEVEL: 'silent',
-});
+// A killed sync cannot release its lease: the next one waits for it to expire.
+const env = (databaseUrl: string) => cliEnv(databaseUrl, sim.url, { PREDICTION_LEASE_TTL_SEC: '2' });
 
 /** Starts `sync` in a child process and SIGKILLs it once the simulator has answered `afterRequests` requests. */
 async function syncKilledAfter(databaseUrl: string, afterRequests: number): Promise<boolean> {

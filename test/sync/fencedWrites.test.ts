@@ -1,5 +1,6 @@
 /** A job whose fence refuses (it lost its lease) writes nothing at all: data, coverage and shapes alike. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { PredictionClient } from '../../src/api/client/index.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';

@@ -1,5 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
+
 import { describe, expect, it } from 'vitest';
+
 import { ARRIVAL_GROUP_MS, byArrival, fetchInBatches } from '../../src/sync/fetchInBatches.js';
 
 describe('fetchInBatches', () => {

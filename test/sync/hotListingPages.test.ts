@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { HOT_PAGE_EVENTS, hotListingPages } from '../../src/sync/readHotListings.js';
 
 describe('hotListingPages', () => {

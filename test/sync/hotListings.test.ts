@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
 import { KNOWN_PROVIDERS } from '../../src/domain/types.js';
-import type { Simulator } from '../../src/simulator/index.js';
 import { jobWork } from '../../src/service/jobKinds.js';
-import { selectBookCandidates } from '../../src/sql/selectBookCandidates.js';
+import type { Simulator } from '../../src/simulator/index.js';
+import { selectBookCandidates } from '../../src/sql/targets/selectBookCandidates.js';
 import { readHotListings } from '../../src/sync/readHotListings.js';
-import { API_KEY, startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { sweepContext } from '../helpers/sweepContext.js';
+import { API_KEY, startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();

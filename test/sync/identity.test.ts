@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
 import { runSyncCycle } from '../../src/sync/runSyncCycle.js';
-import { startRecordingServer, type Arrival, type RecordingServer } from '../api/client/helpers/recordingServer.js';
+import { type Arrival, type RecordingServer, startRecordingServer } from '../api/client/helpers/recordingServer.js';
 import { wireEvent, wireMarket } from '../api/client/helpers/wire.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../helpers/runCli.js';
-import { replayClosed, startReplayServer, type ReplayServer } from '../helpers/replayServer.js';
+
+import { replayClosed, type ReplayServer, startReplayServer } from '../helpers/replayServer.js';
+import { type CliResult, runCli } from '../helpers/runCli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 /**

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { PredictionClient } from '../../src/api/client/index.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';

@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../helpers/runCli.js';
+
 import {
   centsOnlyBook,
-  liveFixture,
-  replayClosed,
-  replayListings,
-  startReplayServer,
   type EventsPage,
   type FixtureEvent,
   type FixtureMarket,
   type FixtureTrade,
+  liveFixture,
+  replayClosed,
+  replayListings,
   type ReplayServer,
+  startReplayServer,
 } from '../helpers/replayServer.js';
+import { type CliResult, runCli } from '../helpers/runCli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 /**

@@ -1,10 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
 import { parseEvent } from '../../src/api/parse.js';
+import { selectBookFetchOutcomes } from '../../src/sql/status/selectBookFetchOutcomes.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
-import { selectBookFetchOutcomes } from '../../src/sql/selectBookFetchOutcomes.js';
-import { startRecordingServer, type RecordingServer } from '../api/client/helpers/recordingServer.js';
+import { type RecordingServer, startRecordingServer } from '../api/client/helpers/recordingServer.js';
 import { requestedId, wireEvent, wireMarket } from '../api/client/helpers/wire.js';
 import { sweepContext } from '../helpers/sweepContext.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';

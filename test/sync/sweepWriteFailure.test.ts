@@ -1,11 +1,12 @@
 /** A write that fails during the order-book sweep ends it: fetching stops, and its error is the one reported. */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
 import { parseEvent } from '../../src/api/parse.js';
 import type { Sql } from '../../src/db/connect.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { BOOKS_PER_FETCH, sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
-import { startRecordingServer, type Reply, type RecordingServer } from '../api/client/helpers/recordingServer.js';
+import { type RecordingServer, type Reply, startRecordingServer } from '../api/client/helpers/recordingServer.js';
 import { requestedId, wireEvent, wireMarket } from '../api/client/helpers/wire.js';
 import { sweepContext } from '../helpers/sweepContext.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
 import type { PredictionClient } from '../../src/api/client/index.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 import { dbContent, historyRowCounts } from '../helpers/dbContent.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 let sim: Simulator;
 let client: PredictionClient;

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
 import { runSyncCycle } from '../../src/sync/runSyncCycle.js';
 import { OUTAGE_MIN_BOOKS } from '../../src/sync/unavailableBooks.js';
-import { startRecordingServer, type Arrival, type Reply, type RecordingServer } from '../api/client/helpers/recordingServer.js';
+import { type Arrival, type RecordingServer, type Reply, startRecordingServer } from '../api/client/helpers/recordingServer.js';
 import { wireEvent, wireMarket } from '../api/client/helpers/wire.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ResponseShapeError, parseEventArray, parseEventList, parseMarketList } from '../../src/api/parse.js';
+
+import { parseEventArray, parseEventList, parseMarketList, ResponseShapeError } from '../../src/api/parse.js';
 import { DRIFT } from '../../src/normalize/driftTags.js';
 import { liveEvent, liveMarket, specEvent, specMarket, specPagination, without } from './fixtures.js';
 

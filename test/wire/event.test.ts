@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
+
 import { parseEvent } from '../../src/api/parse.js';
-import type { Checked, Event, Rejection } from '../../src/domain/types.js';
+import type { Event } from '../../src/domain/types.js';
 import { DRIFT, missingTag, unreadableTag } from '../../src/normalize/driftTags.js';
 import { recordShape } from '../../src/wire/recordShape.js';
+import { ok, rejected } from '../helpers/checkedResult.js';
 import { liveEvent, liveMarket, specEvent, specMarket, without } from './fixtures.js';
-
-function ok(checked: Checked<Event>): Event {
-  if (!checked.ok) throw new Error(`expected ok, got rejection: ${checked.rejection.reason}`);
-  return checked.value;
-}
-function rejected(checked: Checked<Event>): Rejection {
-  if (checked.ok) throw new Error('expected a rejection');
-  return checked.rejection;
-}
 
 describe('parseEvent: spec-conformant event', () => {
   it('is accepted with its markets, all normalized', () => {

@@ -5,8 +5,10 @@
  * types go.)
  */
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+
 import { World } from '../../src/simulator/index.js';
 import { dataEnvelopeSchema, listEnvelopeSchema } from '../../src/wire/envelopes.js';
 import { eventSchema } from '../../src/wire/event.js';

@@ -1,18 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { parseEvent, parseEventList, parseMarket, parseOrderBook, ResponseShapeError } from '../../src/api/parse.js';
-import type { Checked, Rejection } from '../../src/domain/types.js';
 import { DRIFT, unreadableTag } from '../../src/normalize/driftTags.js';
 import { LIMITS } from '../../src/wire/limits.js';
+import { ok as accepted, rejected } from '../helpers/checkedResult.js';
 import { specEvent, specMarket, specPagination, without } from './fixtures.js';
-
-function rejected<T>(checked: Checked<T>): Rejection {
-  if (checked.ok) throw new Error('expected a rejection');
-  return checked.rejection;
-}
-function accepted<T>(checked: Checked<T>): T {
-  if (!checked.ok) throw new Error(`expected ok, got rejection: ${checked.rejection.reason}`);
-  return checked.value;
-}
 
 /** Builds a JSON text by hand so that it can hold what JSON.stringify would never write. */
 function fromJson(text: string): unknown {

@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseEvent, parseMarket, parseMarketList, parseOrderBook } from '../../src/api/parse.js';
-import type { Checked, Rejection } from '../../src/domain/types.js';
-import { boundedPayload } from '../../src/wire/boundedPayload.js';
-import { LIMITS } from '../../src/wire/limits.js';
-import { reasonKind } from '../../src/wire/issues.js';
-import { liveMarket, specEvent, specMarket, specOrderBook, specPagination } from './fixtures.js';
 
-function rejected<T>(checked: Checked<T>): Rejection {
-  if (checked.ok) throw new Error('expected a rejection');
-  return checked.rejection;
-}
+import { parseEvent, parseMarket, parseMarketList, parseOrderBook } from '../../src/api/parse.js';
+import { boundedPayload } from '../../src/wire/boundedPayload.js';
+import { reasonKind } from '../../src/wire/issues.js';
+import { LIMITS } from '../../src/wire/limits.js';
+import { rejected } from '../helpers/checkedResult.js';
+import { liveMarket, specEvent, specMarket, specOrderBook, specPagination } from './fixtures.js';
 
 describe('a detail answer must be the record requested', () => {
   it('GET /markets/A answering market B is rejected under A, naming B', () => {

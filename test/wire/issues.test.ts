@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+
 import { checkRecord } from '../../src/wire/checkRecord.js';
 import { describeValue, expected, formatIssues, formatPath } from '../../src/wire/issues.js';
 import { lenient, Unreadable } from '../../src/wire/lenient.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { parseEventList, parseMarket, parseOrderBook } from '../../src/api/parse.js';
 import type { Event, Market } from '../../src/domain/types.js';
 import { recordShape } from '../../src/wire/recordShape.js';

@@ -5,10 +5,13 @@
  * used, so these tests hold whatever the validation layer behind them looks like.
  */
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
+
 import { parseEvent, parseEventArray, parseEventList, parseMarket, parseOrderBook } from '../../src/api/parse.js';
-import type { Checked, Event, Market, Rejection } from '../../src/domain/types.js';
+import type { Event, Market, Rejection } from '../../src/domain/types.js';
 import { unreadableTag } from '../../src/normalize/driftTags.js';
+import { ok, rejected } from '../helpers/checkedResult.js';
 
 type Json = Record<string, unknown>;
 
@@ -24,18 +27,6 @@ function records(body: unknown): Json[] {
 function withoutMarkets(record: Json): Json {
   const { markets: _markets, ...rest } = record;
   return rest;
-}
-
-function ok<T>(checked: Checked<T> | undefined): T {
-  if (checked === undefined) throw new Error('expected a record, got none');
-  if (!checked.ok) throw new Error(`expected ok, got rejection: ${checked.rejection.reason}`);
-  return checked.value;
-}
-
-function rejected<T>(checked: Checked<T> | undefined): Rejection {
-  if (checked === undefined) throw new Error('expected a record, got none');
-  if (checked.ok) throw new Error('expected a rejection');
-  return checked.rejection;
 }
 
 function marketsOf(event: Event): Market[] {

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
+
 import { parseMarket } from '../../src/api/parse.js';
-import type { Checked, Market, Rejection } from '../../src/domain/types.js';
+import type { Market } from '../../src/domain/types.js';
 import { DRIFT, missingTag, unreadableTag } from '../../src/normalize/driftTags.js';
 import { recordShape } from '../../src/wire/recordShape.js';
+import { ok, rejected } from '../helpers/checkedResult.js';
 import { liveMarket, specMarket, without } from './fixtures.js';
-
-function ok(checked: Checked<Market>): Market {
-  if (!checked.ok) throw new Error(`expected ok, got rejection: ${checked.rejection.reason}`);
-  return checked.value;
-}
-function rejected(checked: Checked<Market>): Rejection {
-  if (checked.ok) throw new Error('expected a rejection');
-  return checked.rejection;
-}
 
 describe('parseMarket', () => {
   it('accepts the spec market, eventId from context', () => {

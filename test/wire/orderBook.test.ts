@@ -1,20 +1,14 @@
 import { describe, expect, it } from 'vitest';
+
 import { parseOrderBook } from '../../src/api/parse.js';
-import type { Checked, OrderBook, OrderBookLevel, Rejection } from '../../src/domain/types.js';
+import type { OrderBookLevel } from '../../src/domain/types.js';
 import { DRIFT, missingTag, unreadableTag } from '../../src/normalize/driftTags.js';
 import { recordShape } from '../../src/wire/recordShape.js';
+import { ok, rejected } from '../helpers/checkedResult.js';
 import { liveOrderBook, specOrderBook } from './fixtures.js';
 
 const ctx = { marketId: 'POLY-558936' };
 
-function ok(checked: Checked<OrderBook>): OrderBook {
-  if (!checked.ok) throw new Error(`expected ok, got rejection: ${checked.rejection.reason}`);
-  return checked.value;
-}
-function rejected(checked: Checked<OrderBook>): Rejection {
-  if (checked.ok) throw new Error('expected a rejection');
-  return checked.rejection;
-}
 const levels = (...pairs: [string, string][]): OrderBookLevel[] => pairs.map(([priceCents, size]) => ({ priceCents, size }));
 
 describe('parseOrderBook', () => {

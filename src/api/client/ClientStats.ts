@@ -1,6 +1,6 @@
 import type { RequestEvent } from './RequestEvent.js';
-import type { ServerWindowSnapshot } from './ServerWindow.js';
 import { RequestTally } from './RequestTally.js';
+import type { ServerWindowSnapshot } from './ServerWindow.js';
 
 export interface ClientStats {
   /** Attempts sent, by endpoint label, then by status (`"200"`, `"429"`, `"network_error"`, `"aborted"`). */

@@ -1,8 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, errors, type Dispatcher } from 'undici';
+
+import { Agent, type Dispatcher, errors } from 'undici';
+
 import { createSecretRedactor, MIN_SECRET_FRAGMENT, type Redact } from '../../errors/createSecretRedactor.js';
 import { redactJsonText } from '../../errors/redactJsonText.js';
-import { ApiKeyInvalidError, ApiNetworkError, ApiResponseTooLargeError, ApiTimeoutError, type ApiRequestContext } from '../errors.js';
+import { headerValueProblem } from '../../net/headerValueProblem.js';
+import { ApiKeyInvalidError, ApiNetworkError, type ApiRequestContext, ApiResponseTooLargeError, ApiTimeoutError } from '../errors.js';
 
 export interface HttpTransportOptions {
   /** `https://host:port` of the API. */
@@ -155,24 +158,6 @@ export class HttpTransport {
   #tooLarge(request: ApiRequestContext, capBytes: number, how: string, cause?: unknown): ApiResponseTooLargeError {
     return new ApiResponseTooLargeError(`Response body over the ${capBytes}-byte cap (${how})`, { request, cause, capBytes });
   }
-}
-
-/**
- * Why `value` cannot be sent as an HTTP header value as it is, or undefined when it can: printable
- * ASCII only (what RFC 9110 allows, less obs-text, whose bytes servers read differently), and no
- * space at either end (it would be stripped in transit). Says where, never what.
- */
-export function headerValueProblem(value: string): string | undefined {
-  const bad = /[^\x20-\x7e]/.exec(value);
-  if (bad) {
-    const code = bad[0].charCodeAt(0);
-    const what =
-      code === 0x0a || code === 0x0d ? 'a line break' : code < 0x20 || code === 0x7f ? 'a control character' : 'a non-ASCII character';
-    return `contains ${what} at character ${bad.index + 1}`;
-  }
-  if (value !== value.trim()) return 'starts or ends with a space';
-  if (value === '') return 'is empty';
-  return undefined;
 }
 
 function networkReason(error: unknown): string {

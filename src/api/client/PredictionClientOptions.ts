@@ -1,5 +1,6 @@
 // Longer than most files: every option is documented where it is declared, with its default.
 import type { Dispatcher } from 'undici';
+
 import type { Logger } from '../../log/Logger.js';
 import type { BackoffBounds } from '../../retry/backoffDelayMs.js';
 import type { RequestEvent } from './RequestEvent.js';

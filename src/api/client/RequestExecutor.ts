@@ -17,8 +17,11 @@ import { setMaxListeners } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import PQueue from 'p-queue';
+
 import { backoffDelayMs } from '../../retry/backoffDelayMs.js';
+import { linkSignals } from '../../signals/linkSignals.js';
 import type { ApiRequest } from '../endpoints/requests.js';
 import {
   ApiBadRequestError,
@@ -29,19 +32,18 @@ import {
   ApiNotFoundError,
   ApiRateLimitedError,
   ApiRequestAbortedError,
+  type ApiRequestContext,
   ApiResponseTooLargeError,
   ApiServerError,
   ApiUnexpectedStatusError,
-  type ApiRequestContext,
 } from '../errors.js';
-import { ClientStatsRecorder, type ClientStats } from './ClientStats.js';
-import type { RequestEvent } from './RequestEvent.js';
-import { readErrorBody } from './readErrorBody.js';
-import { HttpTransport, type HttpResponse } from './HttpTransport.js';
-import { linkSignals } from '../../signals/linkSignals.js';
+import { type ClientStats, ClientStatsRecorder } from './ClientStats.js';
+import { type HttpResponse, HttpTransport } from './HttpTransport.js';
 import { PauseGate } from './PauseGate.js';
 import type { ResolvedClientOptions } from './PredictionClientOptions.js';
 import { rateLimitWaitMs } from './rateLimitWaitMs.js';
+import { readErrorBody } from './readErrorBody.js';
+import type { RequestEvent } from './RequestEvent.js';
 import { planAboveServer, ServerWindow } from './ServerWindow.js';
 
 /** How one call is queued, observed and cancelled. */

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+
 import { firstHeader, resetAtMs as readResetAtMs } from './rateLimitWaitMs.js';
 
 /** The gateway's window as its answers describe it (x-ratelimit-remaining, -current, -reset). */

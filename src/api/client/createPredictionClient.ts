@@ -1,9 +1,10 @@
 // Longer than most files: one method per endpoint and the views over one executor read best together.
 import { setMaxListeners } from 'node:events';
+
 import {
-  DEFAULT_PROVIDER,
   type CategoryCount,
   type Checked,
+  DEFAULT_PROVIDER,
   type Event,
   type Market,
   type OrderBook,
@@ -11,44 +12,44 @@ import {
   type Trade,
 } from '../../domain/types.js';
 import {
+  type ApiRequest,
+  type ClosedEventsParams,
   closedEventsRequest,
   ENDPOINTS,
+  type EventCategoriesParams,
   eventCategoriesRequest,
+  type GetEventParams,
   getEventRequest,
   getMarketRequest,
   getOrderBookRequest,
+  LIST_EVENTS_LIMIT,
   listEventMarketsRequest,
+  type ListEventsParams,
   listEventsRequest,
   listTradesRequest,
-  searchEventsRequest,
-  suggestedEventsRequest,
-  LIST_EVENTS_LIMIT,
-  type ApiRequest,
-  type ClosedEventsParams,
-  type EventCategoriesParams,
-  type GetEventParams,
-  type ListEventsParams,
   type ProviderParams,
   type SearchEventsParams,
+  searchEventsRequest,
+  suggestedEventsRequest,
 } from '../endpoints/requests.js';
 import { ApiKeyMissingError, ApiResponseShapeError, ApiResponseTooLargeError } from '../errors.js';
 import {
-  parseEvent,
+  oversizedOrderBook,
   parseClosedEventList,
+  parseEvent,
   parseEventArray,
   parseEventCategories,
   parseEventList,
   parseMarket,
   parseMarketList,
-  oversizedOrderBook,
   parseOrderBook,
   parseTradeList,
   ResponseShapeError,
 } from '../parse.js';
 import type { ClientStats } from './ClientStats.js';
+import { type Page, type PageOptions, paginate } from './paginate.js';
+import { type PredictionClientOptions, resolveClientOptions } from './PredictionClientOptions.js';
 import type { RequestEvent } from './RequestEvent.js';
-import { paginate, type Page, type PageOptions } from './paginate.js';
-import { resolveClientOptions, type PredictionClientOptions } from './PredictionClientOptions.js';
 import { RequestExecutor } from './RequestExecutor.js';
 
 export interface EventList {

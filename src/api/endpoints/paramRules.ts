@@ -3,8 +3,8 @@
  * violation throws ApiRequestInvalidError naming the parameter and the rule. Values arrive
  * untyped at runtime (CLI flags, callers' casts), so every check looks at the actual value.
  */
-import { ApiRequestInvalidError } from '../errors.js';
 import { LIMITS } from '../../wire/limits.js';
+import { ApiRequestInvalidError } from '../errors.js';
 
 /**
  * Longest id (eventId, marketId, pubkey) a request may carry, in characters. The spec sets no

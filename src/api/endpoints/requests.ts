@@ -2,13 +2,13 @@
  * One builder per read endpoint of the spec (section 4): validates the parameters against the
  * spec's bounds, then returns what to send. Nothing here does I/O.
  */
-import { CATEGORIES, PROVIDER_NAME, type Category } from '../../domain/types.js';
+import { CATEGORIES, type Category, PROVIDER_NAME } from '../../domain/types.js';
 import {
   MAX_ID_CHARS,
   optionalBoolean,
   optionalEnum,
-  optionalMatch,
   optionalInt,
+  optionalMatch,
   optionalString,
   requireId,
   requireLength,

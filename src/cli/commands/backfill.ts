@@ -1,5 +1,7 @@
 import { hostname } from 'node:os';
+
 import type { Command } from 'commander';
+
 import { createClientFromConfig } from '../../app/createClientFromConfig.js';
 import { prepareDatabase } from '../../app/prepareDatabase.js';
 import type { Config } from '../../config.js';
@@ -11,8 +13,8 @@ import { runLeasedJob } from '../../sync/runLeasedJob.js';
 import { CliError, providerRefusedError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
-import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 import { parseSince, TIME_FORMATS } from '../parseTime.js';
+import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 
 /** The backfill's job name: its runs in prediction.ingest_runs, and its lease (one backfill at a time). */
 export const BACKFILL_JOB = 'backfill';

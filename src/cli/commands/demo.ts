@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+
 import type { Command } from 'commander';
+
 import type { Config } from '../../config.js';
 import { withoutCredentials } from '../../net/withoutCredentials.js';
-import { startSimulator, type SimulatorOptions, type WireShape } from '../../simulator/index.js';
-import { DEMO_UPSTREAM_ID, UpstreamMismatchError } from '../../sql/recordUpstream.js';
+import { type SimulatorOptions, startSimulator, type WireShape } from '../../simulator/index.js';
+import { DEMO_UPSTREAM_ID, UpstreamMismatchError } from '../../sql/admin/recordUpstream.js';
 import { usageError } from '../cliError.js';
 import { runServiceUntilSignal } from '../runServiceUntilSignal.js';
 import { shapeOption } from './simulate.js';

@@ -1,17 +1,18 @@
 import type { Command } from 'commander';
+
 import type { PredictionClient } from '../../api/client/index.js';
 import {
+  type ClosedEventsParams,
   closedEventsRequest,
   eventCategoriesRequest,
   getEventRequest,
   getMarketRequest,
   getOrderBookRequest,
   listEventMarketsRequest,
+  type ListEventsParams,
   listEventsRequest,
   searchEventsRequest,
   suggestedEventsRequest,
-  type ClosedEventsParams,
-  type ListEventsParams,
 } from '../../api/endpoints/requests.js';
 import { createClientFromConfig } from '../../app/createClientFromConfig.js';
 import type { Config } from '../../config.js';

@@ -1,21 +1,23 @@
-import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { resolve } from 'node:path';
+
 import type { Command } from 'commander';
+
 import type { Config } from '../../config.js';
 import { openPool } from '../../db/openPool.js';
-import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
+import { ROLE_SETTINGS } from '../../db/sessionSettings.js';
+import { HOW_TO_GET_DATA } from '../../domain/howToGetData.js';
 import { progressBar } from '../../export/exportProgress.js';
 import { EXPORT_TABLES, selectTables, TABLE_CHOICES } from '../../export/exportTables.js';
 import { canonicalPath, checkOutputDirectory, ExportPathError } from '../../export/outputDirectory.js';
-import { ExportBusyError, ExportNotMigratedError, runExport, type ExportResult } from '../../export/runExport.js';
+import { ExportBusyError, ExportNotMigratedError, type ExportResult, runExport } from '../../export/runExport.js';
 import { daysOverlapping } from '../../export/utcDays.js';
+import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { CliError, usageError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
 import { listOf, nonEmpty } from '../optionParsers.js';
 import { TIME_FORMATS, timeArgument } from '../parseTime.js';
-import { ROLE_SETTINGS } from '../../db/sessionSettings.js';
-import { HOW_TO_GET_DATA } from '../../domain/howToGetData.js';
+import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 
 interface ExportCommandOptions {
   out: string;

@@ -1,11 +1,12 @@
-import { withoutCredentials } from '../../net/withoutCredentials.js';
 import type { Command } from 'commander';
+
 import type { Config } from '../../config.js';
 import { migrate } from '../../db/migrate.js';
-import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
+import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
 import { integer } from '../optionParsers.js';
+import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 
 export function registerMigrate(program: Command, deps: { getConfig: () => Readonly<Config> }): void {
   program

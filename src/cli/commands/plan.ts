@@ -1,23 +1,24 @@
-import { hotListingPages } from '../../sync/readHotListings.js';
-import { withoutCredentials } from '../../net/withoutCredentials.js';
 import type { Command } from 'commander';
+
 import { resolveClientOptions } from '../../api/client/PredictionClientOptions.js';
+import { planRateLimit } from '../../app/createClientFromConfig.js';
 import type { Config } from '../../config.js';
 import { connect } from '../../db/connect.js';
-import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
+import { HOW_TO_GET_DATA } from '../../domain/howToGetData.js';
+import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { buildPlan } from '../../plan/buildPlan.js';
 import { formatPlan } from '../../plan/formatPlan.js';
 import { readUniverse, type Universe } from '../../plan/readUniverse.js';
+import { selectServiceSettings, type ServiceSettings } from '../../sql/coordination/serviceSettings.js';
+import { selectBookCandidates } from '../../sql/targets/selectBookCandidates.js';
+import type { JobName } from '../../sync/jobCatalog.js';
+import { hotListingPages } from '../../sync/readHotListings.js';
 import { DEFAULT_BATCH_SIZE } from '../../sync/runJob.js';
 import { booksPerBatch } from '../../sync/sweepOrderBooks.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
 import { integer } from '../optionParsers.js';
-import { selectBookCandidates } from '../../sql/selectBookCandidates.js';
-import { planRateLimit } from '../../app/createClientFromConfig.js';
-import { HOW_TO_GET_DATA } from '../../domain/howToGetData.js';
-import type { JobName } from '../../service/jobKinds.js';
-import { selectServiceSettings, type ServiceSettings } from '../../sql/serviceSettings.js';
+import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 
 /** SQLSTATEs of a database the app never migrated: no `prediction` schema, or no table in it. */
 const NOT_MIGRATED = new Set(['3F000', '42P01']);

@@ -1,8 +1,9 @@
-import { withoutCredentials } from '../../net/withoutCredentials.js';
 import type { Command } from 'commander';
+
 import { keylessWarning } from '../../app/createClientFromConfig.js';
-import { isLoopback } from '../../net/isLoopback.js';
 import type { Config } from '../../config.js';
+import { isLoopback } from '../../net/isLoopback.js';
+import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { CliError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
 import { runServiceUntilSignal } from '../runServiceUntilSignal.js';

@@ -3,16 +3,17 @@
  * how to point the app at it. Bad option values exit with code 2 and a message naming the option.
  */
 import type { Command } from 'commander';
+
 import {
   DRIFT_KINDS,
-  PAST_DRIFT_KINDS,
-  startSimulator,
-  WIRE_SHAPES,
   type DriftKind,
   type FaultSettings,
+  PAST_DRIFT_KINDS,
   type RateLimit,
   type Simulator,
   type SimulatorOptions,
+  startSimulator,
+  WIRE_SHAPES,
   type WireShape,
 } from '../../simulator/index.js';
 import { usageError } from '../cliError.js';

@@ -1,20 +1,21 @@
-import { withoutCredentials } from '../../net/withoutCredentials.js';
-import { InvalidArgumentError, type Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+
 import type { Config } from '../../config.js';
 import { connect } from '../../db/connect.js';
-import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 import { sanitizeText } from '../../errors/sanitizeText.js';
+import { withoutCredentials } from '../../net/withoutCredentials.js';
+import { selectServiceSettings } from '../../sql/coordination/serviceSettings.js';
 import { collectStatus } from '../../status/collectStatus.js';
 import { defaultThresholds } from '../../status/defaultThresholds.js';
 import { formatStatus } from '../../status/formatStatus.js';
 import { NotMigratedError } from '../../status/NotMigratedError.js';
-import { selectServiceSettings } from '../../sql/serviceSettings.js';
 import type { Verdict } from '../../status/StatusReport.js';
 import { CliError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
 import { integer } from '../optionParsers.js';
 import { parseSince, TIME_FORMATS } from '../parseTime.js';
+import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 
 const DEFAULT_SINCE = '24h';
 

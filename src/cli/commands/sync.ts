@@ -1,22 +1,25 @@
-import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { hostname } from 'node:os';
+
 import type { Command } from 'commander';
+
 import { planAboveServer } from '../../api/client/index.js';
 import { createClientFromConfig, keylessWarning } from '../../app/createClientFromConfig.js';
 import { prepareDatabase } from '../../app/prepareDatabase.js';
 import type { Config } from '../../config.js';
 import { connect } from '../../db/connect.js';
-import { connectPacker } from '../../partitions/connectPacker.js';
-import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 import { errorChainMessage } from '../../errors/errorChainMessage.js';
 import { waitForJobLease } from '../../lease/waitForJobLease.js';
+import { withoutCredentials } from '../../net/withoutCredentials.js';
+import { connectPacker } from '../../partitions/connectPacker.js';
+import { SYNC_JOB } from '../../sync/jobCatalog.js';
 import { runLeasedJob } from '../../sync/runLeasedJob.js';
-import { SYNC_JOB, syncCycle, type SyncResult } from '../../sync/runSyncCycle.js';
+import { syncCycle, type SyncResult } from '../../sync/runSyncCycle.js';
 import { CliError, providerRefusedError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
 import { integer } from '../optionParsers.js';
 import { progressLine } from '../progressLine.js';
+import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
 
 export function registerSync(program: Command, deps: { getConfig: () => Readonly<Config> }): void {
   program

@@ -1,6 +1,6 @@
 /** The runtime fault switchboard and its per-request draws. */
 import { Rng } from '../world/prng.js';
-import { DEFAULT_FAULTS, mergeFaults, type FaultSettings } from './faultSettings.js';
+import { DEFAULT_FAULTS, type FaultSettings, mergeFaults } from './faultSettings.js';
 
 export type ServerErrorStatus = 500 | 502 | 503;
 

@@ -6,8 +6,8 @@
  */
 import { CATEGORIES, DEFAULT_PROVIDER, KNOWN_PROVIDERS } from '../../domain/types.js';
 import { shapeEventRecord, shapeMarketRecord } from '../faults/shapeRecords.js';
-import { followsLiveService } from '../world/wireShape.js';
 import { LIVE_PROVIDERS, type SimEvent, type SimProvider } from '../world/simTypes.js';
+import { followsLiveService } from '../world/wireShape.js';
 import { badRequest, notFound } from './httpErrors.js';
 import { paginate } from './paginate.js';
 import type { RouteContext } from './routeContext.js';

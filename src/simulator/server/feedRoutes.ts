@@ -3,8 +3,8 @@
  * them. Where it is silent: the closed feed pages by `start`/`end` with pages up to the server's
  * `limit` cap (it takes no `limit` of its own), sorted by when each event last changed.
  */
-import { paginate } from './paginate.js';
 import { provider, renderListed } from './eventRoutes.js';
+import { paginate } from './paginate.js';
 import type { RouteContext } from './routeContext.js';
 
 /** The feed's default `since`: the last 24 hours. */

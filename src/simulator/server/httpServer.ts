@@ -6,14 +6,15 @@
  * the quota before failing). The x-ratelimit-* headers go out on every response that reached
  * the limiter. Longer than most files because the pipeline reads best in one place.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import type { Faults } from '../faults/faults.js';
 import { authenticate } from '../limits/authenticate.js';
-import { limitHeaders, secondsText } from '../limits/retryHeaders.js';
 import type { FixedWindowLimiter } from '../limits/fixedWindowLimiter.js';
+import { limitHeaders, secondsText } from '../limits/retryHeaders.js';
 import type { SlidingWindowLimiter } from '../limits/slidingWindowLimiter.js';
 import type { RequestLog, RequestOutcome, RequestRecord } from '../observe/requestLog.js';
 import type { World } from '../World.js';

@@ -4,16 +4,16 @@
  * at $1 / $0, not today's zeros); volumes are whole dollars as today; 2026-03's resolveAt is a
  * number (docs/upstream/behaviour.md lists null, ISO string or number; the live profile sends the ISO one).
  */
+import type { Market202602, Market202603, OrderBook202603 } from '../../wire/legacyShapes.js';
+import type { SpecOrderBook } from '../../wire/specShapes.js';
 import { centsAsDollars, MICRO_PER_USD } from '../world/money.js';
 import { unitHash } from '../world/prng.js';
+import { servedSec } from '../world/servedTime.js';
 import type { SimMarket } from '../world/simTypes.js';
 import { marketDescription, marketRules } from '../world/wire.js';
 import type { WorldState } from '../world/worldState.js';
 import { resultPubkey } from './fakeIdentifiers.js';
 import { isTeamMarket, volumeDollars } from './liveMarket.js';
-import type { Market202602, Market202603, OrderBook202603 } from '../../wire/legacyShapes.js';
-import type { SpecOrderBook } from '../../wire/specShapes.js';
-import { servedSec } from '../world/servedTime.js';
 
 function specPrices(m: SimMarket) {
   return {

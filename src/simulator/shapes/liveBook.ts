@@ -5,12 +5,12 @@
  * keep the exact, distinct prices. Drawn from a hash of (seed, market, bookVersion) like the
  * spec's books, and topped by the market's prices: best YES bid = sellYes, best NO bid = 1 - buyYes.
  */
+import type { LiveOrderBook } from '../../wire/liveShapes.js';
+import type { CentLevel, DollarLevel } from '../../wire/orderBook.js';
 import { MICRO_PER_USD, microUsdAsDollars } from '../world/money.js';
 import { hash32, Rng, unitHash } from '../world/prng.js';
 import type { SimMarket } from '../world/simTypes.js';
 import type { WorldState } from '../world/worldState.js';
-import type { LiveOrderBook } from '../../wire/liveShapes.js';
-import type { CentLevel, DollarLevel } from '../../wire/orderBook.js';
 
 const TENTH_CENT_MICRO = 1_000;
 const CENT_MICRO = 10_000;

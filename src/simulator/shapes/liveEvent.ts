@@ -4,16 +4,16 @@
  * beginAt that is sometimes fractional. `provider` only on the events of other providers than
  * polymarket (the live recordings of polymarket's events have none).
  */
+import type { LiveEvent } from '../../wire/liveShapes.js';
 import { MICRO_PER_USD } from '../world/money.js';
 import { unitHash } from '../world/prng.js';
+import { servedSec } from '../world/servedTime.js';
 import type { SimEvent, SimMarket } from '../world/simTypes.js';
+import { volume24hr } from '../world/volume24hr.js';
 import { isLive } from '../world/wire.js';
 import type { WorldState } from '../world/worldState.js';
 import { slugOf } from './fakeIdentifiers.js';
-import { volume24hr } from '../world/volume24hr.js';
 import { flavorEvent } from './liveFlavors.js';
-import type { LiveEvent } from '../../wire/liveShapes.js';
-import { servedSec } from '../world/servedTime.js';
 
 /** Share of events whose beginAt carries milliseconds ("1784692980.306"). */
 const FRACTIONAL_BEGIN_SHARE = 0.5;

@@ -5,9 +5,9 @@
  */
 import { eventFlavorOf, flavorOf } from '../world/liveExtras.js';
 import { unitHash } from '../world/prng.js';
+import { servedSec } from '../world/servedTime.js';
 import type { SimEvent, SimMarket } from '../world/simTypes.js';
 import type { WorldState } from '../world/worldState.js';
-import { servedSec } from '../world/servedTime.js';
 
 type Body = Record<string, unknown> & { pricing: Record<string, number> };
 

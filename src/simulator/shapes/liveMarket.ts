@@ -3,16 +3,16 @@
  * micro-USD integers, all four 0 once the market is closed (no quote, not a price of $0), 0 or
  * $1 on the side of an empty book half, and `volume` in whole dollars.
  */
+import type { LiveMarket, LivePricing } from '../../wire/liveShapes.js';
 import { MICRO_PER_USD } from '../world/money.js';
 import { unitHash } from '../world/prng.js';
+import { servedMs, servedSec } from '../world/servedTime.js';
 import type { SimEvent, SimMarket } from '../world/simTypes.js';
 import { marketRules } from '../world/wire.js';
 import type { WorldState } from '../world/worldState.js';
 import { clobTokenIds, resultPubkey } from './fakeIdentifiers.js';
 import { emptyBookSide } from './liveBook.js';
 import { flavorMarket } from './liveFlavors.js';
-import type { LiveMarket, LivePricing } from '../../wire/liveShapes.js';
-import { servedMs, servedSec } from '../world/servedTime.js';
 
 /** Share of markets sent with `imageUrl: null`. */
 const NO_IMAGE_SHARE = 0.3;

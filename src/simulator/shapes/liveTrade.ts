@@ -3,12 +3,12 @@
  * the row recorded that July): micro-USD amounts as strings, Unix seconds, and the event's and
  * market's titles beside the ids.
  */
+import type { LiveTrade } from '../../wire/liveShapes.js';
+import { servedSec } from '../world/servedTime.js';
 import type { SimFill } from '../world/simTypes.js';
 import type { WorldState } from '../world/worldState.js';
 import { traderPubkey } from './fakeIdentifiers.js';
-import type { LiveTrade } from '../../wire/liveShapes.js';
 import { isTeamMarket } from './liveMarket.js';
-import { servedSec } from '../world/servedTime.js';
 
 export function renderLiveTrade(state: WorldState, fill: SimFill): LiveTrade {
   const event = state.eventsById.get(fill.eventId)!;

@@ -5,18 +5,18 @@
  * ('2026-03', 'live'), as the fields the live event lost left the OpenAPI spec on 2026-03-03.
  * Markets and books have one per record shape, each market's book in its market's shape.
  */
+import type { Market202602, Market202603, OrderBook202603 } from '../../wire/legacyShapes.js';
+import type { LiveEvent, LiveMarket, LiveOrderBook } from '../../wire/liveShapes.js';
+import type { SpecMarket, SpecOrderBook } from '../../wire/specShapes.js';
 import { renderOrderBook } from '../world/orderBook.js';
 import type { SimEvent, SimMarket } from '../world/simTypes.js';
-import { renderEvent, renderMarket, type RenderEventOptions, type SpecEraEvent } from '../world/wire.js';
+import { renderEvent, type RenderEventOptions, renderMarket, type SpecEraEvent } from '../world/wire.js';
+import { recordShapeOf } from '../world/wireShape.js';
 import type { WorldState } from '../world/worldState.js';
 import { orderBook202603, renderMarket202602, renderMarket202603 } from './legacyMarkets.js';
 import { renderLiveBook } from './liveBook.js';
 import { renderLiveEvent } from './liveEvent.js';
 import { renderLiveMarket } from './liveMarket.js';
-import { recordShapeOf } from '../world/wireShape.js';
-import type { Market202602, Market202603, OrderBook202603 } from '../../wire/legacyShapes.js';
-import type { LiveEvent, LiveMarket, LiveOrderBook } from '../../wire/liveShapes.js';
-import type { SpecMarket, SpecOrderBook } from '../../wire/specShapes.js';
 
 export type MarketBody = SpecMarket | Market202602 | Market202603 | LiveMarket;
 export type EventBody = (Omit<SpecEraEvent, 'markets'> | Omit<LiveEvent, 'markets'>) & { markets?: MarketBody[] };

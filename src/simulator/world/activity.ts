@@ -7,7 +7,7 @@
  * listings do not show). Traded volume and volume24hr follow the rate. Every state is recorded
  * in a TruthLog. The default world draws nothing of this, so it stays as it was.
  */
-import { Rng, hash32 } from './prng.js';
+import { hash32, Rng } from './prng.js';
 import type { SimEvent, SimMarket } from './simTypes.js';
 import { TimeQueue } from './timeQueue.js';
 import { trade } from './trade.js';

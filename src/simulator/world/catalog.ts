@@ -1,6 +1,6 @@
 /**
  * Event templates per concrete category: titles, series, outcomes and lifetimes that look like
- * the upstream's. Long because it is a data table; the logic around it is in draftEvent.ts.
+ * the upstream's. Long because it is a data table; draftEvent, at its end, is the one function that draws from it.
  */
 import type { Rng } from './prng.js';
 import type { SimCategory } from './simTypes.js';

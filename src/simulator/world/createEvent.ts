@@ -3,7 +3,7 @@
  * state they would be in "now" (markets whose closeTime has passed are closed, and settled if
  * their settlement lag has passed too), so an initial world already has history.
  */
-import { draftEvent, dateText, type EventDraft } from './catalog.js';
+import { dateText, draftEvent, type EventDraft } from './catalog.js';
 import { addToOpen, settleMarket, settlementLag } from './lifecycle.js';
 import type { Outcome, SimEvent, SimEventCategory, SimMarket, SimProvider } from './simTypes.js';
 import { draftUndocumentedEvent, isUndocumentedCategory } from './undocumentedCatalog.js';

@@ -1,6 +1,6 @@
 /** Search and suggestions: both read the cached volume-ranked listing of a provider. */
-import { hash32, Rng } from './prng.js';
 import type { ListingCache } from './listing.js';
+import { hash32, Rng } from './prng.js';
 import type { SimEvent, SimProvider } from './simTypes.js';
 
 /** Active events whose title contains `query` (case-insensitive), by volume desc then id. */

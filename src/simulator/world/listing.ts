@@ -4,9 +4,9 @@
  * query shape (until the world changes), not one per request.
  */
 import type { SimCategory, SimEvent, SimProvider } from './simTypes.js';
+import { volume24hr } from './volume24hr.js';
 import { isLive, isNew, isTrending } from './wire.js';
 import type { WorldState } from './worldState.js';
-import { volume24hr } from './volume24hr.js';
 
 /** `volume24hr` is the live service's default sort (its OpenAPI of 2026-07-05); here the default stays `volume`. */
 export type SortBy = 'volume' | 'volume24hr' | 'beginAt';

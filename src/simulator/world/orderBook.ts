@@ -3,10 +3,10 @@
  * book is stable until its market trades, costs no memory, and agrees with the pricing object
  * (best YES bid = sellYes, best NO bid = 100 - buyYes, in cents).
  */
-import { Rng, hash32 } from './prng.js';
-import type { SimMarket } from './simTypes.js';
 import type { CentLevel } from '../../wire/orderBook.js';
 import type { SpecOrderBook } from '../../wire/specShapes.js';
+import { hash32, Rng } from './prng.js';
+import type { SimMarket } from './simTypes.js';
 import type { WorldState } from './worldState.js';
 
 const CENT_MICRO = 10_000;

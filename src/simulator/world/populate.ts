@@ -4,7 +4,7 @@
  */
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../domain/types.js';
 import { createEvent } from './createEvent.js';
-import { UNDOCUMENTED_CATEGORIES, type SimCategory, type SimEventCategory, type SimProvider } from './simTypes.js';
+import { type SimCategory, type SimEventCategory, type SimProvider, UNDOCUMENTED_CATEGORIES } from './simTypes.js';
 import type { WorldState } from './worldState.js';
 
 const DAY = 86_400;

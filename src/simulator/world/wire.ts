@@ -3,12 +3,12 @@
  * (callers may mutate the result, e.g. to inject faults). Derived flags (isLive, isTrending)
  * depend on the world's now.
  */
+import type { SpecEvent, SpecMarket } from '../../wire/specShapes.js';
 import { dateText } from './catalog.js';
 import { formattedUsd, MICRO_PER_USD, usdString } from './money.js';
-import type { SpecEvent, SpecMarket } from '../../wire/specShapes.js';
+import { servedSec } from './servedTime.js';
 import type { SimEvent, SimEventCategory, SimMarket } from './simTypes.js';
 import type { WorldState } from './worldState.js';
-import { servedSec } from './servedTime.js';
 
 /** `filter=trending` and `isTrending`: a trade within this long. */
 export const TRENDING_WINDOW_SEC = 3600;

@@ -2,11 +2,11 @@
  * The mutable state every world module works on. Kept as plain data so creation, lifecycle,
  * trading and stepping can live in separate files; `World` (world.ts) is the public face.
  */
-import type { WireShape } from './wireShape.js';
 import { IdAllocator } from './idAllocator.js';
 import { Rng } from './prng.js';
 import type { SimEvent, SimFill, SimMarket } from './simTypes.js';
 import { TimeQueue } from './timeQueue.js';
+import type { WireShape } from './wireShape.js';
 
 export interface WorldSettings {
   /** Average trades per open market per simulated hour; each trade moves one market's price. */

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { PauseGate } from '../../../src/api/client/PauseGate.js';
 
 describe('PauseGate', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { backoffDelayMs } from '../../../src/retry/backoffDelayMs.js';
 
 const bounds = { baseMs: 500, capMs: 30_000 };

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ApiNotFoundError, type PredictionClient } from '../../../src/api/client/index.js';
-import { startRecordingServer, type Arrival, type RecordingServer } from './helpers/recordingServer.js';
+import { type Arrival, type RecordingServer, startRecordingServer } from './helpers/recordingServer.js';
 import { TEST_KEY, testClient } from './helpers/testClient.js';
 import { wireEvent, wireMarket, wireOrderBook } from './helpers/wire.js';
 

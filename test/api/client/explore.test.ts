@@ -1,9 +1,10 @@
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { classifyError } from '../../../src/cli/classifyError.js';
 import { registerExplore } from '../../../src/cli/commands/explore.js';
 import { parseConfig } from '../../../src/config.js';
-import { startRecordingServer, type RecordingServer } from './helpers/recordingServer.js';
+import { type RecordingServer, startRecordingServer } from './helpers/recordingServer.js';
 import { TEST_KEY } from './helpers/testClient.js';
 import { wireEvent, wireMarket, wireOrderBook } from './helpers/wire.js';
 

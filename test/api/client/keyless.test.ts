@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { ApiKeyMissingError } from '../../../src/api/client/index.js';
 import { createClientFromConfig, keylessWarning } from '../../../src/app/createClientFromConfig.js';
 import { ConfigError, KEYLESS_RPM, parseConfig } from '../../../src/config.js';

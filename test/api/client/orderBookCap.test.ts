@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ApiResponseTooLargeError, type PredictionClient } from '../../../src/api/client/index.js';
 import { HOSTILE_SHAPE } from '../../../src/wire/recordShape.js';
-import { startRecordingServer, type RecordingServer } from './helpers/recordingServer.js';
+import { type RecordingServer, startRecordingServer } from './helpers/recordingServer.js';
 import { testClient } from './helpers/testClient.js';
 import { requestedId, wireMarket } from './helpers/wire.js';
 

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ApiRequestInvalidError, createPredictionClient, type PredictionClient } from '../../../src/api/client/index.js';
 import { closedEventsRequest, eventCategoriesRequest, listEventsRequest } from '../../../src/api/endpoints/requests.js';
-import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
+import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
 
 /** GET /events in pages of the service's size: `limit` (1..100), continuing from what each answer said. */
 const KEY = 'page-size-key';

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ApiPaginationError, ApiRequestInvalidError, type PredictionClient } from '../../../src/api/client/index.js';
 import { classifyError } from '../../../src/cli/classifyError.js';
 import { ExitCode } from '../../../src/cli/exitCodes.js';
 import type { Checked } from '../../../src/domain/types.js';
-import { startRecordingServer, type RecordingServer } from './helpers/recordingServer.js';
+import { type RecordingServer, startRecordingServer } from './helpers/recordingServer.js';
 import { testClient } from './helpers/testClient.js';
 import { wireEvent, wireMarket } from './helpers/wire.js';
 

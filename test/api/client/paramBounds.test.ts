@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ApiRequestInvalidError, type PredictionClient } from '../../../src/api/client/index.js';
-import { startRecordingServer, type RecordingServer } from './helpers/recordingServer.js';
+import { type RecordingServer, startRecordingServer } from './helpers/recordingServer.js';
 import { testClient } from './helpers/testClient.js';
 
 /** Every bound of the spec (sections 4 and 8), violated: a clear error and nothing sent. */

@@ -1,8 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import type { PredictionClient } from '../../../src/api/client/index.js';
-import { startRecordingServer, type RecordingServer } from './helpers/recordingServer.js';
+import { type RecordingServer, startRecordingServer } from './helpers/recordingServer.js';
 import { testClient } from './helpers/testClient.js';
 import { requestedId, wireMarket } from './helpers/wire.js';
 

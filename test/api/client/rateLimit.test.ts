@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import type { PredictionClient } from '../../../src/api/client/index.js';
-import { startRecordingServer, type RecordingServer } from './helpers/recordingServer.js';
-import { startThreadedServer } from './helpers/threadedServer.js';
+import { type RecordingServer, startRecordingServer } from './helpers/recordingServer.js';
 import { maxInAnyWindow, sendLog } from './helpers/sendLog.js';
 import { testClient } from './helpers/testClient.js';
+import { startThreadedServer } from './helpers/threadedServer.js';
 import { wireMarket } from './helpers/wire.js';
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { rateLimitWaitMs } from '../../../src/api/client/rateLimitWaitMs.js';
 
 const NOW_MS = 1_750_000_000_250;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import {
   ApiBadRequestError,
   ApiInvalidJsonError,
@@ -11,7 +12,7 @@ import {
   type PredictionClient,
   type RequestEvent,
 } from '../../../src/api/client/index.js';
-import { startRecordingServer, type RecordingServer } from './helpers/recordingServer.js';
+import { type RecordingServer, startRecordingServer } from './helpers/recordingServer.js';
 import { testClient } from './helpers/testClient.js';
 import { wireMarket } from './helpers/wire.js';
 

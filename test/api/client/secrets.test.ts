@@ -1,9 +1,11 @@
 import { Writable } from 'node:stream';
 import { inspect } from 'node:util';
+
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ApiKeyMissingError, createPredictionClient, type PredictionClient } from '../../../src/api/client/index.js';
-import { startRecordingServer, type RecordingServer } from './helpers/recordingServer.js';
+import { type RecordingServer, startRecordingServer } from './helpers/recordingServer.js';
 import { TEST_KEY, testClient } from './helpers/testClient.js';
 import { wireMarket } from './helpers/wire.js';
 

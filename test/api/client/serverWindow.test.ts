@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+
 import { createPredictionClient } from '../../../src/api/client/index.js';
 import { ServerWindow } from '../../../src/api/client/ServerWindow.js';
 import { CONCRETE_CATEGORIES, KNOWN_PROVIDERS } from '../../../src/domain/types.js';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { ApiClientClosedError, ApiRequestAbortedError, type PredictionClient } from '../../../src/api/client/index.js';
-import { startRecordingServer, type RecordingServer } from './helpers/recordingServer.js';
+import { type RecordingServer, startRecordingServer } from './helpers/recordingServer.js';
 import { testClient } from './helpers/testClient.js';
 import { requestedId, wireMarket } from './helpers/wire.js';
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ApiKeyRejectedError, ApiNotFoundError, type PredictionClient } from '../../../src/api/client/index.js';
-import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
+import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
 import { maxInAnyWindow, sendLog } from './helpers/sendLog.js';
 import { TEST_KEY, testClient } from './helpers/testClient.js';
 

@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
+
 import type { Dispatcher } from 'undici';
+
 import type { ClientLogger } from '../../../../src/api/client/index.js';
 
 /** Epoch ms with sub-millisecond precision, comparable with threadedServer's arrival times. */

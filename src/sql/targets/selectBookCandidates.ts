@@ -1,0 +1,62 @@
+import { bookFetches, markets, orderbookSnapshots, pricingSnapshots } from '../../schema/index.js';
+import type { Queryable } from '../core/queryable.js';
+import { sqlNames } from '../core/sqlNames.js';
+
+const M = sqlNames(markets);
+const P = sqlNames(pricingSnapshots);
+const B = sqlNames(orderbookSnapshots);
+const F = sqlNames(bookFetches);
+
+/** An open market with what the sweep's schedule needs of it (sync/bookSchedule.ts's BookCandidate). */
+export interface BookCandidateRow {
+  marketId: string;
+  lastFetchedMs: number | null;
+  listedMoved: boolean;
+  volumePerSec: number | null;
+  closeTimeMs: number | null;
+  changedFetches: number;
+  unchangedFetches: number;
+  changedIntervalSec: number;
+  unchangedIntervalSec: number;
+}
+
+/**
+ * Every open market of these providers, in market id order, with its fetch evidence
+ * (prediction.book_fetches), when its book was last fetched (a market fetched before that table
+ * existed: when its latest snapshot was last confirmed), whether its listed prices changed since
+ * (a pricing snapshot observed after that fetch: prices are stored change-only), and its traded
+ * volume per second since it opened (at least a minute). Two index probes a market. With
+ * `marketIds`, only those markets.
+ */
+export async function selectBookCandidates(
+  sql: Queryable,
+  providers: readonly string[],
+  now: Date,
+  marketIds?: readonly string[],
+): Promise<BookCandidateRow[]> {
+  const [m, p, b, f] = [M.col, P.col, B.col, F.col];
+  const only = marketIds === undefined ? sql`` : sql`and m.${sql(m.marketId)} = any(${marketIds as string[]}::text[])`;
+  return sql<BookCandidateRow[]>`
+    select m.${sql(m.marketId)} as "marketId",
+      (extract(epoch from coalesce(f.${sql(f.lastFetchedAt)}, b.last_observed_at)) * 1000)::float8 as "lastFetchedMs",
+      coalesce(p.observed_at > coalesce(f.${sql(f.lastFetchedAt)}, b.last_observed_at), false) as "listedMoved",
+      (p.volume / greatest(60, extract(epoch from ${now}::timestamptz - coalesce(m.${sql(m.openTime)}, m.${sql(m.firstSeenAt)}))))::float8
+        as "volumePerSec",
+      (extract(epoch from m.${sql(m.closeTime)}) * 1000)::float8 as "closeTimeMs",
+      coalesce(f.${sql(f.changedFetches)}, 0) as "changedFetches", coalesce(f.${sql(f.unchangedFetches)}, 0) as "unchangedFetches",
+      coalesce(f.${sql(f.changedIntervalSec)}, 0) as "changedIntervalSec",
+      coalesce(f.${sql(f.unchangedIntervalSec)}, 0) as "unchangedIntervalSec"
+    from ${sql(M.table)} m
+    left join ${sql(F.table)} f on f.${sql(f.marketId)} = m.${sql(m.marketId)}
+    left join lateral (
+      select p.${sql(p.observedAt)} as observed_at, p.${sql(p.volume)} as volume from ${sql(P.table)} p
+      where p.${sql(p.marketId)} = m.${sql(m.marketId)} order by p.${sql(p.observedAt)} desc limit 1
+    ) p on true
+    left join lateral (
+      select b.${sql(b.lastObservedAt)} as last_observed_at from ${sql(B.table)} b
+      where b.${sql(b.marketId)} = m.${sql(m.marketId)} and f.${sql(f.marketId)} is null
+      order by b.${sql(b.observedAt)} desc limit 1
+    ) b on true
+    where m.${sql(m.status)} = 'open' and m.${sql(m.provider)} = any(${providers as string[]}::text[]) ${only}
+    order by m.${sql(m.marketId)}`;
+}
