@@ -182,7 +182,7 @@ describe('analytics over the live profile, against the simulator’s world', () 
     const oneSided = open0.find(
       ([id]) => second.markets.get(id)!.status === 'open' && expectedQuote(second.markets.get(id)!.body.pricing, 'open').mid === null,
     )?.[0];
-    expect([repriced, closed, oneSided].every((id) => id !== undefined)).toBe(true);
+    expect(Object.entries({ repriced, closed, oneSided }).filter(([, id]) => id === undefined)).toEqual([]);
 
     for (const id of [repriced!, closed!, oneSided!]) {
       const pairs: [number, Capture | null][] = [
@@ -262,7 +262,7 @@ describe('analytics over the live profile, against the simulator’s world', () 
       const m = second.markets.get(r.market_id as string)!;
       expect([r.market_id, r.status, r.result, r.settlement_time, m.body.resolveAt]).toEqual([r.market_id, m.status, null, null, null]);
     }
-    expect(pending.some((r) => r.status === 'closed')).toBe(true);
+    expect(pending.map((r) => r.status)).toContain('closed');
     // Closed between the syncs (or created since): first seen closed by the second sync; closed before: by the first; open: never.
     for (const r of all) {
       const [was, is] = [first.markets.get(r.market_id as string)?.status, second.markets.get(r.market_id as string)!.status];
@@ -393,7 +393,7 @@ describe('analytics over the live profile, against the simulator’s world', () 
     expect(events.filter((p) => /^(multipleWinners|series|winner|isTrending|isRecommended|tvlDollars):/.test(p))).toEqual([]);
     const markets = current('/events#markets');
     expect(markets).toEqual(expect.arrayContaining(['pricing.volume:number', 'status:string']));
-    expect(markets.some((p) => p.startsWith('resolveAt:'))).toBe(true);
+    expect(markets).toContainEqual(expect.stringMatching(/^resolveAt:/));
     expect(markets.filter((p) => p.startsWith('settlementTime:') || p.startsWith('metadata'))).toEqual([]);
     expect(current('/orderbook/{marketId}').join(' ')).toContain('yes_dollars[][]:string');
   });

@@ -125,7 +125,7 @@ describe('migrate', () => {
       const entries = (await acl())!;
       // PUBLIC ("=...") keeps CONNECT only; the app's role (here the owner) keeps TEMPORARY.
       expect(entries.find((e) => e.startsWith('='))).toMatch(/^=c\//);
-      expect(entries.some((e) => /^postgres=[^/]*T/.test(e))).toBe(true);
+      expect(entries).toContainEqual(expect.stringMatching(/^postgres=[^/]*T/));
     } finally {
       await db.close();
     }

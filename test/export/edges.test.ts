@@ -180,7 +180,7 @@ describe('export edges', () => {
     for (const c of await compareWithPostgres(db.sql, dir, [HISTORY])) expect(c.exported).toEqual(c.postgres);
     expect(BigInt((await watermarks(dir))[HISTORY] ?? 0)).toBeGreaterThan(BigInt(before[HISTORY]!));
     expect(outcome(full, eventsTable.name).filesWritten).toBe(0);
-    expect((await exportInto(dir, { tables })).tables.every((t) => t.filesWritten === 0)).toBe(true);
+    expect((await exportInto(dir, { tables })).tables.filter((t) => t.filesWritten !== 0)).toEqual([]);
   });
 
   it('describes in manifest.json exactly the files present, once a day has no row left or its file was removed by hand, in or out of the range', async () => {

@@ -136,7 +136,7 @@ describe('export', () => {
     const ids = fileIdentities(first);
     const manifest = readFileSync(join(first, 'manifest.json'));
     const result = await exportInto(first);
-    expect(result.tables.every((t) => t.filesWritten === 0)).toBe(true);
+    expect(result.tables.filter((t) => t.filesWritten !== 0)).toEqual([]);
     expect(fileIdentities(first)).toEqual(ids);
     expect(readFileSync(join(first, 'manifest.json')).equals(manifest)).toBe(true);
   });
@@ -203,10 +203,12 @@ describe('export', () => {
       await isOpen;
       // A row version newer than that transaction, then the export that reads it.
       await db.sql`update prediction.markets set title = title where market_id = (select min(market_id) from prediction.markets)`;
-      expect((await exportInto(dir)).tables.some((t) => t.filesWritten > 0)).toBe(true);
+      expect((await exportInto(dir)).tables).toContainEqual(
+        expect.objectContaining({ filesWritten: expect.toSatisfy((n: number) => n > 0, 'more than 0') }),
+      );
       release();
       await open;
-      expect((await exportInto(dir)).tables.every((t) => t.filesWritten === 0)).toBe(true);
+      expect((await exportInto(dir)).tables.filter((t) => t.filesWritten !== 0)).toEqual([]);
     } finally {
       await elsewhere.close();
     }

@@ -65,9 +65,9 @@ describe('export and upkeep', () => {
     await db.sql`update prediction.export_watermarks set layout = 'an earlier layout' where out_dir = ${dir} and table_name = 'price_history'`;
     const again = await exportInto(dir, { range: { fromDay: '2025-05-01', toDay: null } });
     expect(outcome(again, 'price_history').filesWritten).toBe(4);
-    expect(again.tables.filter((t) => t.table !== 'price_history').every((t) => t.filesWritten === 0)).toBe(true);
+    expect(again.tables.filter((t) => t.table !== 'price_history' && t.filesWritten !== 0)).toEqual([]);
     // The new layout is recorded: nothing more to rewrite.
-    expect((await exportInto(dir)).tables.every((t) => t.filesWritten === 0)).toBe(true);
+    expect((await exportInto(dir)).tables.filter((t) => t.filesWritten !== 0)).toEqual([]);
   });
 
   it('reads recorded days whatever the DateStyle of the database', async () => {
@@ -77,7 +77,7 @@ describe('export and upkeep', () => {
     try {
       const exportDmy = () => runExport(dmy.sql, { outDir: dir, tables: EXPORT_TABLES, range: { fromDay: null, toDay: null } });
       await exportDmy();
-      expect((await exportDmy()).tables.every((t) => t.filesWritten === 0 && t.removed === 0)).toBe(true);
+      expect((await exportDmy()).tables.filter((t) => t.filesWritten !== 0 || t.removed !== 0)).toEqual([]);
     } finally {
       await dmy.close();
       await db.sql.unsafe(`alter database ${db.name} reset datestyle`);

@@ -97,7 +97,7 @@ describe('scheduled service', () => {
         { job: string; n: number }[]
       >`select job, count(*)::int as n from prediction.job_ticks group by job, tick_at`;
       expect(countBy(ticks, (t) => t.job)).toEqual({ crawl: 3, details: 3, orderbooks: 3 });
-      expect(ticks.every((t) => t.n === 1)).toBe(true);
+      expect(ticks.filter((t) => t.n !== 1)).toEqual([]);
       const claimedBy = await db.sql`select distinct instance_id from prediction.job_ticks`;
       expect(claimedBy.length).toBe(2);
 

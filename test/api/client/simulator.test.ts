@@ -90,7 +90,7 @@ describe('client against the simulator', () => {
       .slice(0, 50)
       .map((m) => m.marketId);
     const results = await Promise.all(ids.map((id) => client.getMarket(id)));
-    expect(results.every((r) => r.ok)).toBe(true);
+    expect(results.filter((r) => !r.ok)).toEqual([]);
     const storms = sim.requests.filter((r) => r.outcome === 'storm');
     expect(storms.length).toBeGreaterThan(0);
     expect(client.stats().rateLimited).toBe(storms.length);
@@ -117,7 +117,7 @@ describe('client against the simulator', () => {
       .slice(0, 10)
       .map((m) => m.marketId);
     const books = await Promise.all(ids.map((id) => client.getOrderBook(id)));
-    expect(books.every((b) => b.ok)).toBe(true);
+    expect(books.filter((b) => !b.ok)).toEqual([]);
     expect(sim.counters().byStatus['502']).toBeGreaterThan(0);
     expect(client.stats().retries).toBe(sim.counters().byStatus['502']);
   });
@@ -139,6 +139,6 @@ describe('client against the simulator', () => {
     await expect(client.listEvents()).rejects.toBeInstanceOf(ApiKeyRejectedError);
     // Up to `concurrency` requests had left together before the first 401 came back; none after.
     expect(sim.requests.length).toBeLessThanOrEqual(5);
-    expect(sim.requests.every((r) => r.status === 401)).toBe(true);
+    expect(sim.requests.filter((r) => r.status !== 401)).toEqual([]);
   });
 });
