@@ -197,7 +197,8 @@ describe('parseConfig', () => {
       expect(error.message).not.toMatch(/URI malformed|off-secret|ingest|prediction/);
     }
     // Correctly encoded, it is accepted as it is.
-    expect(parseConfig({ [name]: 'postgres://ingest:50%25off@db:5432/prediction' })).toBeDefined();
+    const encoded = 'postgres://ingest:50%25off@db:5432/prediction';
+    expect(parseConfig({ [name]: encoded })).toMatchObject({ [name === 'DATABASE_URL' ? 'databaseUrl' : 'testDatabaseUrl']: encoded });
   });
 
   it('hints at percent-encoding when a database URL does not parse, still hiding it', () => {

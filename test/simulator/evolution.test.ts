@@ -82,7 +82,7 @@ describe('world.step', () => {
         world.listEvents({ provider: p as 'kalshi', category: 'all', filter: 'new' }).map((e) => e.eventId),
       ),
     );
-    for (const id of report.addedEventIds) expect(stillNew.has(id)).toBe(false);
+    for (const id of report.addedEventIds) expect(stillNew).not.toContain(id);
   });
 
   it('rejects a negative or fractional step', () => {

@@ -88,8 +88,8 @@ describe('sync cycle', () => {
 
       const result = await syncOnce(db.sql, c, h.sim);
       // The closed-events feed showed the delisted event whole: no detail request is left to make for it.
-      expect(result.totals.requestsByStatus['/events/closed']).toBeDefined();
-      expect(result.totals.requestsByStatus['/events/{eventId}']).toBeUndefined();
+      expect(Object.keys(result.totals.requestsByStatus)).toContain('/events/closed');
+      expect(Object.keys(result.totals.requestsByStatus)).not.toContain('/events/{eventId}');
       const after = await historyRowCounts(db.sql);
       expect(after.market_state_history - before.market_state_history).toBe(2);
       expect(after.pricing_snapshots - before.pricing_snapshots).toBeGreaterThanOrEqual(1);

@@ -66,7 +66,7 @@ describe('boundedPayload: what a rejected record may keep in memory', () => {
     expect(reduced.truncated).toBe(true);
     expect(reduced.overChars).toBe(LIMITS.rejectedPayloadChars);
     expect(reduced.head).toHaveLength(LIMITS.rejectedPayloadChars / 4);
-    expect(JSON.stringify(payload).startsWith(reduced.head)).toBe(true);
+    expect(JSON.stringify(payload).slice(0, reduced.head.length)).toBe(reduced.head);
   });
 
   it('cuts one huge string without serializing all of it', () => {

@@ -102,8 +102,7 @@ describe('rate limiting', () => {
 
       for (const s of storm) {
         const pause = log.pauses.find((p) => p.target === s.url);
-        expect(pause, `the client paused after the 429 for ${s.url}`).toBeDefined();
-        expect(pause!.waitMs).toBe(RETRY_AFTER_MS);
+        expect(pause, `the client paused after the 429 for ${s.url}`).toMatchObject({ waitMs: RETRY_AFTER_MS });
         // Client side: nothing left between closing the gate and the end of the pause.
         expect(log.sentDuring(pause!), `sends during the pause ${JSON.stringify(pause)}`).toEqual([]);
         // Server side: whatever arrived inside the server's pause window had left before the
