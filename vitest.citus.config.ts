@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+
 import base from './vitest.config.js';
 
 /**
