@@ -5,10 +5,7 @@ import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { openPool } from '../../src/db/openPool.js';
-import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
-import { selectTables } from '../../src/export/exportTables.js';
-import { runExport } from '../../src/export/runExport.js';
+import { exportEverything } from '../export/exportHelpers.js';
 import { type DemoRun, runDemo } from '../helpers/demoRun.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
@@ -78,12 +75,7 @@ let duck: DuckDBConnection;
 
 beforeAll(async () => {
   run = await runDemo(db.sql, DEMO_MINUTES, { markets: MARKETS });
-  const pool = openPool(db.url, ROLE_SETTINGS.export, { max: 2, applicationName: 'doc examples' });
-  try {
-    await runExport(pool.sql, { outDir, tables: selectTables(undefined), range: { fromDay: null, toDay: null } });
-  } finally {
-    await pool.close();
-  }
+  await exportEverything(db.url, outDir, 'doc examples');
   instance = await DuckDBInstance.create(':memory:');
   duck = await instance.connect();
   // The as-of query reads the backtest's questions, which the whole backtest's first statement makes.

@@ -6,14 +6,10 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { PredictionClient } from '../../src/api/client/index.js';
-import { openPool } from '../../src/db/openPool.js';
-import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
-import { selectTables } from '../../src/export/exportTables.js';
-import { runExport } from '../../src/export/runExport.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
-import { canonicalDecimal } from './exportHelpers.js';
+import { canonicalDecimal, exportEverything } from './exportHelpers.js';
 
 /**
  * docs/backtesting.md's as-of query over the Parquet export against analytics.prices_as_of in
@@ -83,12 +79,7 @@ beforeAll(async () => {
     sim.world.step(i === 0 ? 0 : 7 * 3600);
     expect((await syncOnce(db.sql, client, sim, { categories: ['all'] })).status).toBe('succeeded');
   }
-  const pool = openPool(db.url, ROLE_SETTINGS.export, { max: 2, applicationName: 'export test' });
-  try {
-    await runExport(pool.sql, { outDir, tables: selectTables(undefined), range: { fromDay: null, toDay: null } });
-  } finally {
-    await pool.close();
-  }
+  await exportEverything(db.url, outDir, 'export test');
   instance = await DuckDBInstance.create(':memory:');
   duck = await instance.connect();
   await duck.run("SET TimeZone = 'UTC'");

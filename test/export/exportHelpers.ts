@@ -4,8 +4,10 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { Sql } from '../../src/db/connect.js';
+import { openPool } from '../../src/db/openPool.js';
+import { ROLE_SETTINGS } from '../../src/db/sessionSettings.js';
 import type { ExportTable } from '../../src/export/ExportTable.js';
-import { EXPORT_TABLES } from '../../src/export/exportTables.js';
+import { EXPORT_TABLES, selectTables } from '../../src/export/exportTables.js';
 import { type ExportOptions, runExport } from '../../src/export/runExport.js';
 
 const READER = fileURLToPath(new URL('./readExport.mjs', import.meta.url));
@@ -129,4 +131,14 @@ export async function lockWaiters(sql: Sql): Promise<number> {
 export function exporter(sql: () => Sql, tables: readonly ExportTable[] = EXPORT_TABLES) {
   return (outDir: string, options: Partial<ExportOptions> = {}) =>
     runExport(sql(), { outDir, tables, range: { fromDay: null, toDay: null }, ...options });
+}
+
+/** Exports the default tables of the database at `url`, every day, into `outDir`, as `export` would. */
+export async function exportEverything(url: string, outDir: string, applicationName: string): Promise<void> {
+  const pool = openPool(url, ROLE_SETTINGS.export, { max: 2, applicationName });
+  try {
+    await runExport(pool.sql, { outDir, tables: selectTables(undefined), range: { fromDay: null, toDay: null } });
+  } finally {
+    await pool.close();
+  }
 }

@@ -111,7 +111,7 @@ describe('explore commands', () => {
       ['events', '--provider', 'Bison Fi'],
       "option '--provider <provider>' argument 'Bison Fi' is invalid. Must be a provider name such as kalshi",
     ],
-    [['events', '--sort-by', 'price'], 'sortBy must be one of volume, beginAt'],
+    [['events', '--sort-by', 'price'], 'sortBy must be one of volume, volume24hr, beginAt'],
     [['markets', 'E-1', '--end', 'ten'], "option '--end <n>' argument 'ten' is invalid. Must be a number."],
     [['market', ''], 'marketId must be a non-empty string'],
   ])('%j is refused with exit code 2 and nothing sent', async (args, rule) => {
