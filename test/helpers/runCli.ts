@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+import { CLI_ENTRY } from './cliEntry.js';
+
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface CliResult {
@@ -10,7 +12,7 @@ export interface CliResult {
 }
 
 /**
- * Runs `prediction-ingest <args>` as a user would (through tsx), with exactly the given environment:
+ * Runs `prediction-ingest <args>` as a user would (the compiled CLI), with exactly the given environment:
  * no settings file either, unless `env` names one (PREDICTION_ENV_FILE), so a `.env` of the working
  * copy is not read.
  */
@@ -18,7 +20,7 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      [CLI_ENTRY, ...args],
       { cwd: ROOT, env: { PATH: process.env.PATH ?? '', PREDICTION_ENV_FILE: '/dev/null', ...env }, timeout: timeoutMs },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

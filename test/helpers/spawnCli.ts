@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
+import { CLI_ENTRY } from './cliEntry.js';
+
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface RunningCli {
@@ -26,7 +28,7 @@ export function spawnCli(
   env: Record<string, string>,
   options: { ownProcessGroup?: boolean; nodeArgs?: string[] } = {},
 ): RunningCli {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI_ENTRY, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PREDICTION_ENV_FILE: '/dev/null', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 
@@ -24,6 +27,8 @@ declare module 'vitest' {
  * each test file then clones it (see test/helpers/testDatabase.ts), which costs milliseconds.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The CLI tests spawn the compiled CLI (test/helpers/cliEntry.ts): build what changed first.
+  execFileSync(process.execPath, [fileURLToPath(new URL('../../scripts/build.mjs', import.meta.url))], { stdio: 'inherit' });
   const server = await startTestPostgres(parseConfig(process.env).testDatabaseUrl);
   const template = `pi_template_${process.pid}`;
   const admin = postgres(server.adminUrl, { max: 1, onnotice: () => {} });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Simulator } from '../../src/simulator/index.js';
+import { CLI_ENTRY } from '../helpers/cliEntry.js';
 import { dbContent } from '../helpers/dbContent.js';
 import { runCli } from '../helpers/runCli.js';
 import { cliEnv, referenceSync, startHarness } from '../helpers/syncHarness.js';
@@ -24,7 +25,7 @@ const env = (databaseUrl: string) => cliEnv(databaseUrl, sim.url, { PREDICTION_L
 /** Starts `sync` in a child process and SIGKILLs it once the simulator has answered `afterRequests` requests. */
 async function syncKilledAfter(databaseUrl: string, afterRequests: number): Promise<boolean> {
   const start = sim.requests.length;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sync', '--batch-size', '10'], {
+  const child = spawn(process.execPath, [CLI_ENTRY, 'sync', '--batch-size', '10'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PREDICTION_ENV_FILE: '/dev/null', ...env(databaseUrl) },
     stdio: 'ignore',

@@ -22,7 +22,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.j
  */
 const API_KEY = 'replay-key-7d41c0';
 const PROVIDERS = ['kalshi', 'polymarket', 'bisonfi'];
-// Generous: each command is a fresh Node process compiling the sources through tsx, slow on a loaded machine.
+// Generous: each command is a fresh Node process, slow on a loaded machine.
 const CLI_TIMEOUT_MS = 150_000;
 
 let server: ReplayServer;
