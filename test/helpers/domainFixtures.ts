@@ -1,8 +1,17 @@
-import type { Event, Market, OrderBook, RecordShape } from '../../src/domain/types.js';
+import type { Event, Market, OrderBook, Pricing, RecordShape } from '../../src/domain/types.js';
 import { recordShape } from '../../src/wire/recordShape.js';
 
 /** The shape fixtures carry: writers record shapes, and these tests are not about them. */
 export const FIXTURE_SHAPE: RecordShape = recordShape({ fixture: true }, 'event');
+
+/** The pricing of a market that quotes no price on either side, its volume as received. */
+export const noQuote = (volume: string): Pricing => ({
+  buyYesMicroUsd: null,
+  buyNoMicroUsd: null,
+  sellYesMicroUsd: null,
+  sellNoMicroUsd: null,
+  volume,
+});
 
 /** A valid normalized market; override what the test is about. */
 export function market(marketId: string, overrides: Partial<Market> = {}): Market {

@@ -12,6 +12,7 @@ import { parseEvent, parseEventArray, parseEventList, parseMarket, parseOrderBoo
 import type { Event, Market, Rejection } from '../../src/domain/types.js';
 import { unreadableTag } from '../../src/normalize/driftTags.js';
 import { ok, rejected } from '../helpers/checkedResult.js';
+import { noQuote } from '../helpers/domainFixtures.js';
 
 type Json = Record<string, unknown>;
 
@@ -44,8 +45,6 @@ function market(events: Event[], marketId: string): Market {
 function pricingRejectionOf(m: Market): Rejection | null | undefined {
   return (m as Market & { pricingRejection?: Rejection | null }).pricingRejection;
 }
-
-const NO_QUOTE = { buyYesMicroUsd: null, buyNoMicroUsd: null, sellYesMicroUsd: null, sellNoMicroUsd: null };
 
 function pollPage(): Event[] {
   return parseEventList(fixture('events-page-polymarket.json'), { provider: 'polymarket' }).events.map((e) => ok(e));
@@ -251,7 +250,7 @@ describe('live facts: markets (flat since 2026-06-18)', () => {
       result: null,
       settlementTimeSec: null,
     });
-    expect(m.pricing).toEqual({ ...NO_QUOTE, volume: '0' });
+    expect(m.pricing).toEqual(noQuote('0'));
   });
 });
 
@@ -268,7 +267,7 @@ describe('live facts: pricing (micro-USD prices, whole-dollar volume)', () => {
 
   it('a closed, resolved market with all four prices 0 has no quote (null prices), volume kept', () => {
     const m = market(pollPage(), 'POLY-2471502');
-    expect(m.pricing).toEqual({ ...NO_QUOTE, volume: '1843220' });
+    expect(m.pricing).toEqual(noQuote('1843220'));
     expect(pricingRejectionOf(m)).toBeNull();
   });
 
@@ -319,7 +318,7 @@ describe('live facts: pricing (micro-USD prices, whole-dollar volume)', () => {
       result: 'yes',
       settlementTimeSec: 1778568137.904,
     });
-    expect(m.pricing).toEqual({ ...NO_QUOTE, volume: '310442' });
+    expect(m.pricing).toEqual(noQuote('310442'));
     expect(pricingRejectionOf(m)).toBeNull();
   });
 
@@ -489,8 +488,8 @@ describe('live facts: other endpoints (search, suggested)', () => {
         null,
         { buyYesMicroUsd: '1000000', buyNoMicroUsd: '1000', sellYesMicroUsd: '999000', sellNoMicroUsd: '0', volume: '26003599' },
       ],
-      ['POLY-2473301', 'POLY-575880', 'closed', 'yes', 1784637005.118, { ...NO_QUOTE, volume: '218440' }],
-      ['POLY-2473302', 'POLY-575880', 'closed', 'no', 1784637005.118, { ...NO_QUOTE, volume: '197115' }],
+      ['POLY-2473301', 'POLY-575880', 'closed', 'yes', 1784637005.118, noQuote('218440')],
+      ['POLY-2473302', 'POLY-575880', 'closed', 'no', 1784637005.118, noQuote('197115')],
     ]);
   });
 });
@@ -567,27 +566,25 @@ describe('live facts: a mostly broken page (degraded run keeps what it can read)
   });
 });
 
+/** The market every doc example of /markets/{id} describes, in each of its shapes. */
+const DOC_MARKET = {
+  marketId: 'market-456',
+  eventId: 'event-123',
+  title: 'SOL $500 by Q2 2026',
+  status: 'open',
+  result: null,
+  openTimeSec: 1704067200,
+  closeTimeSec: 1719792000,
+  settlementTimeSec: null,
+};
+const DOC_PRICES = { buyYesMicroUsd: '650000', buyNoMicroUsd: '380000', sellYesMicroUsd: '620000', sellNoMicroUsd: '350000' };
+
 describe('live facts: historical market shapes (doc examples of /markets/{id})', () => {
   it('2026-02: flat, prices as strings at the top level, result "" (read as null)', () => {
     const body = fixture('market-detail-2026-02.json');
     const m = ok(parseMarket(body, { eventId: null }));
-    expect(m).toMatchObject({
-      marketId: 'market-456',
-      eventId: 'event-123',
-      title: 'SOL $500 by Q2 2026',
-      description: 'Will Solana reach $500 USD...',
-      status: 'open',
-      result: null,
-      openTimeSec: 1704067200,
-      closeTimeSec: 1719792000,
-      settlementTimeSec: null,
-    });
-    expect(m.pricing).toMatchObject({
-      buyYesMicroUsd: '650000',
-      sellYesMicroUsd: '620000',
-      buyNoMicroUsd: '380000',
-      sellNoMicroUsd: '350000',
-    });
+    expect(m).toMatchObject({ ...DOC_MARKET, description: 'Will Solana reach $500 USD...' });
+    expect(m.pricing).toMatchObject(DOC_PRICES);
     expect(m.drift.length).toBeGreaterThan(0);
     expect(m.raw).toEqual(body);
   });
@@ -599,47 +596,15 @@ describe('live facts: historical market shapes (doc examples of /markets/{id})',
 
   it('2026-03: nested metadata beside top-level status/result; title and rules from metadata', () => {
     const m = ok(parseMarket(fixture('market-detail-2026-03.json'), { eventId: 'event-123' }));
-    expect(m).toMatchObject({
-      marketId: 'market-456',
-      eventId: 'event-123',
-      title: 'SOL $500 by Q2 2026',
-      rulesPrimary: 'Resolves YES if SOL reaches $500...',
-      status: 'open',
-      result: null,
-      openTimeSec: 1704067200,
-      closeTimeSec: 1719792000,
-      settlementTimeSec: null,
-    });
-    expect(m.pricing).toEqual({
-      buyYesMicroUsd: '650000',
-      buyNoMicroUsd: '380000',
-      sellYesMicroUsd: '620000',
-      sellNoMicroUsd: '350000',
-      volume: '450000',
-    });
+    expect(m).toMatchObject({ ...DOC_MARKET, rulesPrimary: 'Resolves YES if SOL reaches $500...' });
+    expect(m.pricing).toEqual({ ...DOC_PRICES, volume: '450000' });
     expect(m.drift.length).toBeGreaterThan(0);
   });
 
   it('2026-06: flat as today, eventId on the wire', () => {
     const m = ok(parseMarket(fixture('market-detail-2026-06.json'), { eventId: null }));
-    expect(m).toMatchObject({
-      marketId: 'market-456',
-      eventId: 'event-123',
-      title: 'SOL $500 by Q2 2026',
-      rulesPrimary: 'Resolves YES if SOL reaches $500...',
-      status: 'open',
-      result: null,
-      openTimeSec: 1704067200,
-      closeTimeSec: 1719792000,
-      settlementTimeSec: null,
-    });
-    expect(m.pricing).toEqual({
-      buyYesMicroUsd: '650000',
-      buyNoMicroUsd: '380000',
-      sellYesMicroUsd: '620000',
-      sellNoMicroUsd: '350000',
-      volume: '450000',
-    });
+    expect(m).toMatchObject({ ...DOC_MARKET, rulesPrimary: 'Resolves YES if SOL reaches $500...' });
+    expect(m.pricing).toEqual({ ...DOC_PRICES, volume: '450000' });
     expect(pricingRejectionOf(m)).toBeNull();
     expect(m.drift.length).toBeGreaterThan(0);
   });

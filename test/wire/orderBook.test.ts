@@ -193,79 +193,43 @@ describe('parseOrderBook', () => {
     });
   });
 
-  it('unsorted levels are accepted and sorted best first', () => {
-    const book = ok(
-      parseOrderBook(
-        {
-          yes: [
-            [60, 1],
-            [50, 2],
-            [55, 3],
-          ],
-          no: [],
-        },
-        ctx,
-      ),
-    );
-    expect(book.yes).toEqual(levels(['60', '1'], ['55', '3'], ['50', '2']));
-    expect(book.drift).toEqual([DRIFT.orderBookAscending]);
-  });
+  /** Wire levels of one side, [price, size] each. */
+  const wireSide = (...pairs: [number | string, number][]) => pairs;
 
-  it('repeated prices are merged by summing sizes', () => {
-    const book = ok(
-      parseOrderBook(
-        {
-          yes: [],
-          no: [
-            [40, 1],
-            [40, 2.5],
-            [30, 1],
-          ],
-        },
-        ctx,
-      ),
-    );
-    expect(book.no).toEqual(levels(['40', '3.5'], ['30', '1']));
-    expect(book.drift).toEqual([DRIFT.orderBookMergedLevels]);
-  });
-
-  it('the dollar arrays give the exact price ("0.9950" -> 99.5 cents)', () => {
-    const book = ok(
-      parseOrderBook(
-        {
-          yes: [
-            [100, 1],
-            [99, 2],
-          ],
-          no: [],
-          yes_dollars: [
-            ['0.9950', 1],
-            ['0.9900', 2],
-          ],
-        },
-        ctx,
-      ),
-    );
-    expect(book.yes).toEqual(levels(['99.5', '1'], ['99', '2']));
-    expect(book.drift).toEqual([DRIFT.orderBookDollars]);
-  });
-
-  it('dollar and cent arrays of different lengths: the dollars count, tagged', () => {
-    const book = ok(
-      parseOrderBook(
-        {
-          yes: [[100, 1]],
-          no: [],
-          yes_dollars: [
-            ['0.9950', 1],
-            ['0.9900', 2],
-          ],
-        },
-        ctx,
-      ),
-    );
-    expect(book.yes).toEqual(levels(['99.5', '1'], ['99', '2']));
-    expect(book.drift).toEqual([DRIFT.orderBookDollars, DRIFT.orderBookDollarsMismatch]);
+  const readAndTagged: [string, unknown, 'yes' | 'no', OrderBookLevel[], string[]][] = [
+    [
+      'unsorted levels are accepted and sorted best first',
+      { yes: wireSide([60, 1], [50, 2], [55, 3]), no: [] },
+      'yes',
+      levels(['60', '1'], ['55', '3'], ['50', '2']),
+      [DRIFT.orderBookAscending],
+    ],
+    [
+      'repeated prices are merged by summing sizes',
+      { yes: [], no: wireSide([40, 1], [40, 2.5], [30, 1]) },
+      'no',
+      levels(['40', '3.5'], ['30', '1']),
+      [DRIFT.orderBookMergedLevels],
+    ],
+    [
+      'the dollar arrays give the exact price ("0.9950" -> 99.5 cents)',
+      { yes: wireSide([100, 1], [99, 2]), no: [], yes_dollars: wireSide(['0.9950', 1], ['0.9900', 2]) },
+      'yes',
+      levels(['99.5', '1'], ['99', '2']),
+      [DRIFT.orderBookDollars],
+    ],
+    [
+      'dollar and cent arrays of different lengths: the dollars count, tagged',
+      { yes: wireSide([100, 1]), no: [], yes_dollars: wireSide(['0.9950', 1], ['0.9900', 2]) },
+      'yes',
+      levels(['99.5', '1'], ['99', '2']),
+      [DRIFT.orderBookDollars, DRIFT.orderBookDollarsMismatch],
+    ],
+  ];
+  it.each(readAndTagged)('%s', (_name, body, side, expected, drift) => {
+    const book = ok(parseOrderBook(body, ctx));
+    expect(book[side]).toEqual(expected);
+    expect(book.drift).toEqual(drift);
   });
 
   it('reads a side that is not an array as absent, tagged, and keeps the book', () => {
