@@ -13,6 +13,16 @@ export const noQuote = (volume: string): Pricing => ({
   volume,
 });
 
+/** A market's descriptive fields (its `metadata` in the spec), all absent: how a lean record of it reads. */
+export const NO_MARKET_METADATA = {
+  title: null,
+  subtitle: null,
+  description: null,
+  rulesPrimary: null,
+  rulesSecondary: null,
+  isTradable: null,
+} satisfies Partial<Market>;
+
 /** A valid normalized market; override what the test is about. */
 export function market(marketId: string, overrides: Partial<Market> = {}): Market {
   return {

@@ -5,6 +5,7 @@ import { DRIFT, missingTag, unreadableTag } from '../../src/normalize/driftTags.
 import { normalizeMarket } from '../../src/normalize/market.js';
 import { marketSchema } from '../../src/wire/market.js';
 import { recordShape } from '../../src/wire/recordShape.js';
+import { NO_MARKET_METADATA, noQuote } from '../helpers/domainFixtures.js';
 import { liveMarket, specMarket, without } from '../wire/fixtures.js';
 
 function normalize(payload: Record<string, unknown>, eventId: string | null = 'POLY-30615'): Market {
@@ -172,8 +173,7 @@ describe('normalizeMarket: tolerated drift', () => {
   });
 
   it('flattened market: metadata fields read from the top level', () => {
-    const payload = {
-      ...without(specMarket(), 'metadata'),
+    const flat = {
       title: 'Flat title',
       subtitle: 'Flat subtitle',
       description: 'Flat description',
@@ -181,16 +181,8 @@ describe('normalizeMarket: tolerated drift', () => {
       rulesSecondary: 'Flat rules 2',
       isTradable: false,
     };
-    const market = normalize(payload);
-    expect(market).toMatchObject({
-      title: 'Flat title',
-      subtitle: 'Flat subtitle',
-      description: 'Flat description',
-      rulesPrimary: 'Flat rules 1',
-      rulesSecondary: 'Flat rules 2',
-      isTradable: false,
-      drift: [DRIFT.flattenedMarket],
-    });
+    const market = normalize({ ...without(specMarket(), 'metadata'), ...flat });
+    expect(market).toMatchObject({ ...flat, drift: [DRIFT.flattenedMarket] });
   });
 
   it('nested metadata wins over top-level copies', () => {
@@ -283,12 +275,7 @@ describe('normalizeMarket: status, result and times', () => {
       openTimeSec: null,
       closeTimeSec: null,
       settlementTimeSec: null,
-      title: null,
-      subtitle: null,
-      description: null,
-      rulesPrimary: null,
-      rulesSecondary: null,
-      isTradable: null,
+      ...NO_MARKET_METADATA,
       pricing: null,
       pricingRejection: null,
       drift: [DRIFT.missingStatus, DRIFT.missingResult, DRIFT.missingOpenTime, DRIFT.missingCloseTime, DRIFT.missingSettlementTime],
@@ -367,26 +354,14 @@ describe('normalizeMarket: pricing', () => {
 
   it.each(['closed', 'cancelled'])('a %s market with all four prices 0: null prices (no quote), volume kept', (status) => {
     const market = normalize(specMarket({ status, pricing: prices(0, 0, 0, 0, 26003599) }));
-    expect(market.pricing).toEqual({
-      buyYesMicroUsd: null,
-      buyNoMicroUsd: null,
-      sellYesMicroUsd: null,
-      sellNoMicroUsd: null,
-      volume: '26003599',
-    });
+    expect(market.pricing).toEqual(noQuote('26003599'));
     expect(market.pricingRejection).toBeNull();
     expect(market.drift).toContain(DRIFT.noQuoteZeroPrices);
   });
 
   it('zero prices sent as strings on a closed market are no quote too', () => {
     const market = normalize(specMarket({ status: 'closed', pricing: prices('0', '0.0', '0', '0', '12') }));
-    expect(market.pricing).toEqual({
-      buyYesMicroUsd: null,
-      buyNoMicroUsd: null,
-      sellYesMicroUsd: null,
-      sellNoMicroUsd: null,
-      volume: '12',
-    });
+    expect(market.pricing).toEqual(noQuote('12'));
     expect(market.drift).toEqual([DRIFT.pricingAsString, DRIFT.noQuoteZeroPrices]);
   });
 

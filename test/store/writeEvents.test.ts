@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { writeEvents } from '../../src/store/writeEvents.js';
-import { bad, event, FIXTURE_SHAPE, market, ok } from '../helpers/domainFixtures.js';
+import { bad, event, FIXTURE_SHAPE, market, NO_MARKET_METADATA, ok } from '../helpers/domainFixtures.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();
@@ -215,14 +215,7 @@ describe('writeEvents', () => {
 
   it('keeps stored metadata when a leaner record of the same market omits it, without counting a change', async () => {
     await writeEvents(db.sql, page([event('E1', [market('M1')])], t(0)));
-    const lean = market('M1', {
-      title: null,
-      subtitle: null,
-      description: null,
-      rulesPrimary: null,
-      rulesSecondary: null,
-      isTradable: null,
-    });
+    const lean = market('M1', NO_MARKET_METADATA);
     for (const minute of [5, 10]) {
       const written = await writeEvents(db.sql, page([event('E1', [lean])], t(minute)));
       expect(written.recordsWritten).toBe(0);

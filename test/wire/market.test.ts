@@ -5,6 +5,7 @@ import type { Market } from '../../src/domain/types.js';
 import { DRIFT, missingTag, unreadableTag } from '../../src/normalize/driftTags.js';
 import { recordShape } from '../../src/wire/recordShape.js';
 import { ok, rejected } from '../helpers/checkedResult.js';
+import { noQuote } from '../helpers/domainFixtures.js';
 import { liveMarket, specMarket, without } from './fixtures.js';
 
 describe('parseMarket', () => {
@@ -263,13 +264,7 @@ describe('parseMarket: pricing', () => {
   it('a closed market quoting four zero prices: null prices (no quote), volume kept', () => {
     const pricing = { buyYesPriceUsd: 0, buyNoPriceUsd: 0, sellYesPriceUsd: 0, sellNoPriceUsd: 0, volume: 26003599 };
     const market = ok(parseMarket(liveMarket({ status: 'closed', result: 'no', pricing }), { eventId: null }));
-    expect(market.pricing).toEqual({
-      buyYesMicroUsd: null,
-      buyNoMicroUsd: null,
-      sellYesMicroUsd: null,
-      sellNoMicroUsd: null,
-      volume: '26003599',
-    });
+    expect(market.pricing).toEqual(noQuote('26003599'));
     expect(market.pricingRejection).toBeNull();
     expect(market.drift).toContain(DRIFT.noQuoteZeroPrices);
   });
@@ -291,7 +286,7 @@ describe('parseMarket: pricing', () => {
   it('null prices (third-party reports of closed markets) are null, no drift', () => {
     const pricing = { buyYesPriceUsd: null, buyNoPriceUsd: null, sellYesPriceUsd: null, sellNoPriceUsd: null, volume: 7 };
     const market = ok(parseMarket(liveMarket({ status: 'closed', result: 'yes', pricing }), { eventId: null }));
-    expect(market.pricing).toEqual({ buyYesMicroUsd: null, buyNoMicroUsd: null, sellYesMicroUsd: null, sellNoMicroUsd: null, volume: '7' });
+    expect(market.pricing).toEqual(noQuote('7'));
     expect(market.drift).toEqual([DRIFT.flattenedMarket, DRIFT.resolveAt]);
   });
 });
