@@ -5,7 +5,7 @@ import { DRIFT, missingTag, unreadableTag } from '../../src/normalize/driftTags.
 import { normalizeEvent } from '../../src/normalize/event.js';
 import { eventSchema } from '../../src/wire/event.js';
 import { recordShape } from '../../src/wire/recordShape.js';
-import { liveEvent, specEvent, without } from '../wire/fixtures.js';
+import { LIVE_EVENT_DRIFT, liveEvent, specEvent, without } from '../wire/fixtures.js';
 
 function normalize(
   payload: Record<string, unknown>,
@@ -110,15 +110,7 @@ describe("normalizeEvent: today's live shape", () => {
       volumeUsd: '26003599000000',
       markets: null,
       rejectedMarkets: [],
-      drift: [
-        DRIFT.seriesFromMetadata,
-        DRIFT.missingWinner,
-        DRIFT.missingTvl,
-        DRIFT.beginAtFractional,
-        missingTag('multipleWinners'),
-        missingTag('isTrending'),
-        missingTag('isRecommended'),
-      ],
+      drift: LIVE_EVENT_DRIFT,
       raw: payload,
       shape: recordShape(payload, 'event'),
     });

@@ -5,6 +5,8 @@
  * micro-USD prices).
  */
 
+import { DRIFT, missingTag } from '../../src/normalize/driftTags.js';
+
 export function specMarket(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     marketId: 'POLY-558936',
@@ -148,6 +150,17 @@ export function liveEvent(overrides: Record<string, unknown> = {}): Record<strin
     ...overrides,
   };
 }
+
+/** The drift `liveEvent()` is read with: the spec's fields it lacks, and what it sends otherwise. */
+export const LIVE_EVENT_DRIFT = [
+  DRIFT.seriesFromMetadata,
+  DRIFT.missingWinner,
+  DRIFT.missingTvl,
+  DRIFT.beginAtFractional,
+  missingTag('multipleWinners'),
+  missingTag('isTrending'),
+  missingTag('isRecommended'),
+];
 
 /** An order book today: ascending, unmerged cent levels, with the exact prices in `*_dollars`. */
 export function liveOrderBook(): Record<string, unknown> {

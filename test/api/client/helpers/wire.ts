@@ -1,28 +1,14 @@
 /** Wire records shaped as the spec describes (section 2), for test servers to answer with. */
 
+import { specMarket } from '../../../wire/fixtures.js';
+
+/** `specMarket()` under the id `marketId`, titled after it ("Market <id>"). */
 export function wireMarket(marketId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const market = specMarket();
   return {
+    ...market,
     marketId,
-    status: 'open',
-    result: null,
-    openTime: 1_700_000_000,
-    closeTime: 1_800_000_000,
-    settlementTime: 0,
-    metadata: {
-      marketId,
-      isTradable: true,
-      title: `Market ${marketId}`,
-      subtitle: '',
-      description: 'A test market',
-      status: 'open',
-      result: '',
-      closeTime: 1_800_000_000,
-      openTime: 1_700_000_000,
-      settlementTime: 0,
-      rulesPrimary: 'Resolves yes if it happens.',
-      rulesSecondary: '',
-    },
-    pricing: { buyYesPriceUsd: 650000, buyNoPriceUsd: 360000, sellYesPriceUsd: 640000, sellNoPriceUsd: 350000, volume: 1234 },
+    metadata: { ...(market.metadata as Record<string, unknown>), marketId, title: `Market ${marketId}` },
     ...overrides,
   };
 }
