@@ -5,9 +5,10 @@ import * as analytics from '../../src/schema/analytics.js';
 import { recordShapes } from '../../src/sql/writes/recordShapes.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { event, market, ok } from '../helpers/domainFixtures.js';
+import { QUOTE_COLUMNS } from '../helpers/quoteColumns.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 import { useDrizzle } from '../helpers/useDrizzle.js';
-import { iso, num, t, time } from './knownDataset.js';
+import { iso, num, t, time, values } from './knownDataset.js';
 
 const db = await useTestDatabase();
 const orm = useDrizzle(db.url);
@@ -80,18 +81,7 @@ beforeAll(async () => {
 });
 
 describe('edge prices (0 = no bid, 1,000,000 = no ask)', () => {
-  const quote = [
-    'buy_yes_usd',
-    'sell_yes_usd',
-    'buy_no_usd',
-    'sell_no_usd',
-    'yes_bid_usd',
-    'yes_ask_usd',
-    'yes_mid_usd',
-    'yes_spread_usd',
-    'implied_yes_probability',
-  ] as const;
-  const shape = (r: Record<string, unknown>) => [r.market_id, ...quote.map((c) => num(r[c]))];
+  const shape = (r: Record<string, unknown>) => [r.market_id, ...QUOTE_COLUMNS.map((c) => num(r[c]))];
 
   it('leave the raw prices as received and make the derived quote null where a side is missing', async () => {
     const rows = await db.sql`
@@ -128,17 +118,7 @@ describe('edge prices (0 = no bid, 1,000,000 = no ask)', () => {
     const candles = await db.sql`
       select bucket_start, open_yes_mid_usd, high_yes_mid_usd, low_yes_mid_usd, close_yes_mid_usd, avg_yes_spread_usd, quote_changes
       from analytics.candles('X1', '10 minutes', ${iso(0)}::timestamptz, ${iso(20)}::timestamptz)`;
-    expect(
-      candles.map((r) => [
-        time(r.bucket_start),
-        num(r.open_yes_mid_usd),
-        num(r.high_yes_mid_usd),
-        num(r.low_yes_mid_usd),
-        num(r.close_yes_mid_usd),
-        num(r.avg_yes_spread_usd),
-        r.quote_changes,
-      ]),
-    ).toEqual([
+    expect(candles.map(values)).toEqual([
       [iso(0), 0.645, 0.645, 0.645, 0.645, 0.01, 1],
       // The one-sided quote has no mid: not a mid of 0.7 (bid 0.40 with an "ask" of 1.00).
       [iso(10), null, null, null, null, null, 1],

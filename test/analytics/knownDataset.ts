@@ -49,39 +49,25 @@ const M1_OBSERVED: [number, Partial<Market>][] = [
 ];
 
 /** Order books of M1: YES bids and NO bids, [price cents, size]. */
+/** M1's first book, seen at t0 and unchanged at t5. */
+const M1_FIRST_BOOK = book(
+  'M1',
+  [
+    ['64', '100'],
+    ['63', '50'],
+    ['55', '10'],
+  ],
+  [
+    ['35', '10'],
+    ['34', '20'],
+    ['20', '5'],
+  ],
+);
+
+/** Order books of M1: YES bids and NO bids, [price cents, size]. */
 export const M1_BOOKS: [number, ReturnType<typeof book>][] = [
-  [
-    0,
-    book(
-      'M1',
-      [
-        ['64', '100'],
-        ['63', '50'],
-        ['55', '10'],
-      ],
-      [
-        ['35', '10'],
-        ['34', '20'],
-        ['20', '5'],
-      ],
-    ),
-  ],
-  [
-    5,
-    book(
-      'M1',
-      [
-        ['64', '100'],
-        ['63', '50'],
-        ['55', '10'],
-      ],
-      [
-        ['35', '10'],
-        ['34', '20'],
-        ['20', '5'],
-      ],
-    ),
-  ],
+  [0, M1_FIRST_BOOK],
+  [5, M1_FIRST_BOOK],
   [10, book('M1', [['66', '40']], [['32', '15']])],
   [20, book('M1', [], [], true)],
 ];
@@ -102,3 +88,15 @@ export async function writeKnownDataset(sql: Sql): Promise<void> {
 export const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 export const time = (value: unknown): string | null =>
   value instanceof Date ? value.toISOString() : value === null ? null : String(value);
+
+/** A value as a test compares it: times as ISO strings, exact decimal text as a number. */
+const plain = (value: unknown): unknown =>
+  value instanceof Date ? value.toISOString() : typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+
+/** The columns a test compares, each value `plain`. */
+export function pick<T extends Record<string, unknown>>(row: T | undefined, columns: readonly string[]) {
+  return Object.fromEntries(columns.map((c) => [c, plain(row?.[c])]));
+}
+
+/** A row's values in the order of its columns, each `plain`: rows compared as tuples. */
+export const values = (row: Record<string, unknown>): unknown[] => Object.values(row).map(plain);

@@ -1,39 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { QUOTE_COLUMNS } from '../helpers/quoteColumns.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
-import { iso, num, t, time, writeKnownDataset } from './knownDataset.js';
+import { iso, num, pick, t, time, writeKnownDataset } from './knownDataset.js';
 
 const db = await useTestDatabase();
 beforeAll(() => writeKnownDataset(db.sql));
-
-/** The columns a test compares, with numbers as numbers and times as ISO strings. */
-function pick<T extends Record<string, unknown>>(row: T | undefined, columns: string[]) {
-  return Object.fromEntries(
-    columns.map((c) => {
-      const v = row?.[c];
-      return [c, v instanceof Date ? v.toISOString() : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v];
-    }),
-  );
-}
 
 describe('analytics.price_history', () => {
   it('turns the change-only snapshots into validity intervals with USD prices, mid, spread and probability', async () => {
     const rows = await db.sql`
       select * from analytics.price_history where market_id = 'M1' order by valid_from`;
-    const cols = [
-      'valid_from',
-      'valid_to',
-      'last_observed_at',
-      'buy_yes_usd',
-      'sell_yes_usd',
-      'buy_no_usd',
-      'sell_no_usd',
-      'yes_bid_usd',
-      'yes_ask_usd',
-      'yes_mid_usd',
-      'yes_spread_usd',
-      'implied_yes_probability',
-    ];
+    const cols = ['valid_from', 'valid_to', 'last_observed_at', ...QUOTE_COLUMNS];
     expect(rows.map((r) => pick(r, cols))).toEqual([
       {
         valid_from: iso(0),
@@ -123,6 +101,17 @@ describe('analytics.price_history', () => {
 });
 
 describe('analytics.market_latest', () => {
+  /** Every market of the dataset is listed in E1, last seen and its quote last confirmed by the listing at t100. */
+  const LISTED_IN_E1 = {
+    event_id: 'E1',
+    provider: 'polymarket',
+    category: 'crypto',
+    last_seen_at: iso(100),
+    quote_last_observed_at: iso(100),
+  };
+  /** M2 and M3: open, unresolved, closing at the fixtures' close time. */
+  const OPEN_UNRESOLVED = { status: 'open', result: null, settlement_time: null, close_time: '2026-01-02T00:00:00.000Z' };
+
   it('shows every market with its current state and prices and the time of its last observation', async () => {
     const rows = await db.sql`select * from analytics.market_latest order by market_id`;
     const cols = [
@@ -147,16 +136,12 @@ describe('analytics.market_latest', () => {
     expect(rows.map((r) => pick(r, cols))).toEqual([
       {
         market_id: 'M1',
-        event_id: 'E1',
-        provider: 'polymarket',
-        category: 'crypto',
+        ...LISTED_IN_E1,
         status: 'closed',
         result: 'no',
         settlement_time: iso(98),
         close_time: iso(60),
-        last_seen_at: iso(100),
         quote_observed_at: iso(100),
-        quote_last_observed_at: iso(100),
         yes_bid_usd: 0.01,
         yes_ask_usd: 0.02,
         yes_mid_usd: 0.015,
@@ -166,16 +151,9 @@ describe('analytics.market_latest', () => {
       },
       {
         market_id: 'M2',
-        event_id: 'E1',
-        provider: 'polymarket',
-        category: 'crypto',
-        status: 'open',
-        result: null,
-        settlement_time: null,
-        close_time: '2026-01-02T00:00:00.000Z',
-        last_seen_at: iso(100),
+        ...LISTED_IN_E1,
+        ...OPEN_UNRESOLVED,
         quote_observed_at: iso(0),
-        quote_last_observed_at: iso(100),
         yes_bid_usd: 0.28,
         yes_ask_usd: 0.3,
         yes_mid_usd: 0.29,
@@ -185,16 +163,9 @@ describe('analytics.market_latest', () => {
       },
       {
         market_id: 'M3',
-        event_id: 'E1',
-        provider: 'polymarket',
-        category: 'crypto',
-        status: 'open',
-        result: null,
-        settlement_time: null,
-        close_time: '2026-01-02T00:00:00.000Z',
-        last_seen_at: iso(100),
+        ...LISTED_IN_E1,
+        ...OPEN_UNRESOLVED,
         quote_observed_at: iso(100),
-        quote_last_observed_at: iso(100),
         yes_bid_usd: 0.64,
         yes_ask_usd: 0.65,
         yes_mid_usd: 0.645,

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { startRun } from '../../src/sql/core/ingestRuns.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
-import { iso, num, t, time, writeKnownDataset } from './knownDataset.js';
+import { iso, num, t, time, values, writeKnownDataset } from './knownDataset.js';
 
 const db = await useTestDatabase();
 
@@ -85,20 +85,11 @@ describe('analytics.market_resolutions', () => {
 
 describe('analytics.data_coverage and coverage_gaps', () => {
   it('lists each crawl with its run and the time since the previous complete crawl of its listing', async () => {
-    const rows = await db.sql`select * from analytics.data_coverage order by started_at, provider`;
-    expect(
-      rows.map((r) => [
-        r.provider,
-        r.category,
-        r.job,
-        r.run_status,
-        time(r.started_at),
-        num(r.duration_seconds),
-        r.complete,
-        time(r.previous_complete_started_at),
-        num(r.since_previous_complete_seconds),
-      ]),
-    ).toEqual([
+    const rows = await db.sql`
+      select provider, category, job, run_status, started_at, duration_seconds, complete, previous_complete_started_at,
+             since_previous_complete_seconds
+      from analytics.data_coverage order by started_at, provider`;
+    expect(rows.map(values)).toEqual([
       ['polymarket', 'crypto', 'sync', 'running', iso(0), 120, true, null, null],
       ['kalshi', 'sports', 'sync', 'running', iso(2), 60, false, null, null],
       ['polymarket', 'crypto', 'sync', 'running', iso(10), 120, true, iso(0), 600],
@@ -122,18 +113,10 @@ describe('analytics.data_coverage and coverage_gaps', () => {
   });
 
   it('summarises freshness per provider × category', async () => {
-    const rows = await db.sql`select * from analytics.data_freshness order by provider, category`;
-    expect(
-      rows.map((r) => [
-        r.provider,
-        r.category,
-        Number(r.events),
-        Number(r.markets),
-        Number(r.open_markets),
-        time(r.markets_last_seen_at),
-        time(r.last_complete_crawl_started_at),
-      ]),
-    ).toEqual([
+    const rows = await db.sql`
+      select provider, category, events, markets, open_markets, markets_last_seen_at, last_complete_crawl_started_at
+      from analytics.data_freshness order by provider, category`;
+    expect(rows.map(values)).toEqual([
       ['kalshi', 'sports', 0, 0, 0, null, null],
       ['polymarket', 'crypto', 1, 3, 2, iso(100), iso(70)],
     ]);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { PredictionClient } from '../../src/api/client/index.js';
 import type { Simulator } from '../../src/simulator/index.js';
+import { QUOTE_COLUMNS } from '../helpers/quoteColumns.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 import { canonicalDecimal, exportEverything } from './exportHelpers.js';
@@ -57,15 +58,7 @@ const COLUMNS = [
   'settlement_time',
   'state_observed_at',
   'quote_observed_at',
-  'buy_yes_usd',
-  'sell_yes_usd',
-  'buy_no_usd',
-  'sell_no_usd',
-  'yes_bid_usd',
-  'yes_ask_usd',
-  'yes_mid_usd',
-  'yes_spread_usd',
-  'implied_yes_probability',
+  ...QUOTE_COLUMNS,
   'volume',
 ] as const;
 const TIMES = new Set(['as_of', 'settlement_time', 'state_observed_at', 'quote_observed_at']);
