@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { ConfigError, HOT_EVENTS_DEFAULT, parseConfig } from '../src/config.js';
+import { CATEGORIES } from '../src/domain/types.js';
 
 function catchError(fn: () => unknown): Error {
   try {
@@ -58,39 +59,31 @@ describe('parseConfig', () => {
     });
   });
 
-  it.each([
-    ['PREDICTION_RATE_LIMIT_RPM', 'abc', 'PREDICTION_RATE_LIMIT_RPM must be a positive integer, got "abc"'],
-    ['PREDICTION_RATE_LIMIT_RPM', '0', 'PREDICTION_RATE_LIMIT_RPM must be a positive integer, got "0"'],
-    ['PREDICTION_RATE_LIMIT_RPM', '1.5', 'PREDICTION_RATE_LIMIT_RPM must be a positive integer, got "1.5"'],
-    ['PREDICTION_PAGE_SIZE', '0', 'PREDICTION_PAGE_SIZE must be a positive integer up to 100, got "0"'],
-    ['PREDICTION_PAGE_SIZE', '101', 'PREDICTION_PAGE_SIZE must be a positive integer up to 100, got "101"'],
-    [
-      'PREDICTION_PROVIDERS',
-      'kalshi,Bison Fi',
-      'PREDICTION_PROVIDERS must be a comma-separated list of provider names (kalshi, polymarket, …), got "kalshi,Bison Fi"',
-    ],
-    ['MAX_REJECTED_PERCENT', '101', 'MAX_REJECTED_PERCENT must be a percentage from 0 to 100, got "101"'],
-    ['MAX_REJECTED_PERCENT', '-1', 'MAX_REJECTED_PERCENT must be a percentage from 0 to 100, got "-1"'],
-    ['PREDICTION_CATEGORIES', 'crypto,weather', 'PREDICTION_CATEGORIES must be a comma-separated list of'],
-    ['PREDICTION_API_URL', 'ftp://x', 'PREDICTION_API_URL must be a http: or https: URL, got "ftp://x"'],
+  /** Each setting, the rule its error states, and values that break the rule. */
+  const refused: [string, string, string[]][] = [
+    ['PREDICTION_RATE_LIMIT_RPM', 'a positive integer', ['abc', '0', '1.5']],
+    ['PREDICTION_PAGE_SIZE', 'a positive integer up to 100', ['0', '101']],
+    ['PREDICTION_PROVIDERS', 'a comma-separated list of provider names (kalshi, polymarket, …)', ['kalshi,Bison Fi']],
+    ['MAX_REJECTED_PERCENT', 'a percentage from 0 to 100', ['101', '-1']],
+    ['PREDICTION_CATEGORIES', `a comma-separated list of ${CATEGORIES.join(', ')}`, ['crypto,weather']],
+    ['PREDICTION_API_URL', 'a http: or https: URL', ['ftp://x']],
     // Past these a timer overflows, or a date: refused here rather than failing later as something else.
-    [
-      'PREDICTION_DB_STATEMENT_TIMEOUT_SEC',
-      '3000000',
-      'PREDICTION_DB_STATEMENT_TIMEOUT_SEC must be a positive integer up to 86400, got "3000000"',
-    ],
-    ['PREDICTION_LEASE_TTL_SEC', '10000000', 'PREDICTION_LEASE_TTL_SEC must be a positive integer up to 86400, got "10000000"'],
-    ['EMBEDDED_PG_PORT', '70000', 'EMBEDDED_PG_PORT must be a positive integer up to 65535, got "70000"'],
-    ['ORDERBOOK_MAX_AGE_SEC', '99999999999', 'ORDERBOOK_MAX_AGE_SEC must be a positive integer up to 31536000'],
-    ['ORDERBOOK_HOT_EVENTS', '-1', 'ORDERBOOK_HOT_EVENTS must be a non-negative integer up to 1000, got "-1"'],
-    ['ORDERBOOK_HOT_EVENTS', '1001', 'ORDERBOOK_HOT_EVENTS must be a non-negative integer up to 1000, got "1001"'],
-    ['PREDICTION_RETENTION_MONTHS', '5000', 'PREDICTION_RETENTION_MONTHS must be a positive integer up to 1200, got "5000"'],
-    ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of'],
-    ['LOG_FORMAT', 'yaml', 'LOG_FORMAT must be one of auto, pretty, json, got "yaml"'],
-  ])('names %s in the error for %j', (name, value, message) => {
-    expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
-    expect(() => parseConfig({ [name]: value })).toThrow(message);
-  });
+    ['PREDICTION_DB_STATEMENT_TIMEOUT_SEC', 'a positive integer up to 86400', ['3000000']],
+    ['PREDICTION_LEASE_TTL_SEC', 'a positive integer up to 86400', ['10000000']],
+    ['EMBEDDED_PG_PORT', 'a positive integer up to 65535', ['70000']],
+    ['ORDERBOOK_MAX_AGE_SEC', 'a positive integer up to 31536000', ['99999999999']],
+    ['ORDERBOOK_HOT_EVENTS', 'a non-negative integer up to 1000', ['-1', '1001']],
+    ['PREDICTION_RETENTION_MONTHS', 'a positive integer up to 1200', ['5000']],
+    ['LOG_LEVEL', 'one of fatal, error, warn, info, debug, trace, silent', ['loud']],
+    ['LOG_FORMAT', 'one of auto, pretty, json', ['yaml']],
+  ];
+  it.each(refused.flatMap(([name, rule, values]) => values.map((value) => [name, value, rule] as const)))(
+    'names %s in the error for %j',
+    (name, value, rule) => {
+      expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
+      expect(() => parseConfig({ [name]: value })).toThrow(`${name} must be ${rule}, got ${JSON.stringify(value)}`);
+    },
+  );
 
   it('reads none of the busiest events between crawls by default, as many as set otherwise', () => {
     expect(parseConfig({}).hotEvents).toBe(HOT_EVENTS_DEFAULT);
