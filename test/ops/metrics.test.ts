@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { createMetrics } from '../../src/ops/metrics.js';
 import { type OpsServer, startOpsServer } from '../../src/ops/startOpsServer.js';
-import { sample } from './promText.js';
+import { sample, samplesOf } from './promText.js';
 
 const ready = async () => ({ ready: true, checks: {} });
 let server: OpsServer | undefined;
@@ -28,9 +28,11 @@ describe('metrics over /metrics', () => {
 
     const { type, text } = await scrape(metrics);
     expect(type).toBe('text/plain; version=0.0.4; charset=utf-8');
-    expect(sample(text, 'prediction_api_requests_total{endpoint="/events",status="200"}')).toBe(2);
-    expect(sample(text, 'prediction_api_requests_total{endpoint="/events",status="429"}')).toBe(1);
-    expect(sample(text, 'prediction_api_requests_total{endpoint="/markets/{marketId}",status="network_error"}')).toBe(1);
+    expect(samplesOf(text, 'prediction_api_requests_total')).toEqual({
+      '{endpoint="/events",status="200"}': 2,
+      '{endpoint="/events",status="429"}': 1,
+      '{endpoint="/markets/{marketId}",status="network_error"}': 1,
+    });
     expect(sample(text, 'prediction_api_rate_limited_total')).toBe(1);
     expect(sample(text, 'prediction_api_request_duration_seconds_count{endpoint="/events"}')).toBe(3);
     expect(sample(text, 'prediction_api_request_duration_seconds_sum{endpoint="/events"}')).toBeCloseTo(0.21);
@@ -57,10 +59,12 @@ describe('metrics over /metrics', () => {
     expect(text).not.toContain('prediction_api_server_window{');
     server = { requests: 5, windowSec: 4, requestsPerMinute: 75, remaining: 2 };
     ({ text } = await scrape(metrics));
-    expect(sample(text, 'prediction_api_server_window{field="requests"}')).toBe(5);
-    expect(sample(text, 'prediction_api_server_window{field="seconds"}')).toBe(4);
-    expect(sample(text, 'prediction_api_server_window{field="requests_per_minute"}')).toBe(75);
-    expect(sample(text, 'prediction_api_server_window{field="remaining"}')).toBe(2);
+    expect(samplesOf(text, 'prediction_api_server_window')).toEqual({
+      '{field="requests"}': 5,
+      '{field="seconds"}': 4,
+      '{field="requests_per_minute"}': 75,
+      '{field="remaining"}': 2,
+    });
   });
 
   it('counts rows written by table and job runs by status', async () => {
@@ -74,13 +78,14 @@ describe('metrics over /metrics', () => {
     expect(() => metrics.recordRows('markets', -1)).toThrow(RangeError);
 
     const { text } = await scrape(metrics);
-    expect(sample(text, 'prediction_rows_written_total{table="markets"}')).toBe(42);
-    expect(sample(text, 'prediction_rows_written_total{table="orderbook_levels"}')).toBe(0);
-    expect(sample(text, 'prediction_job_runs_total{job="sync",status="succeeded"}')).toBe(1);
-    expect(sample(text, 'prediction_job_runs_total{job="sync",status="failed"}')).toBe(1);
-    expect(sample(text, 'prediction_job_runs_total{job="books",status="aborted"}')).toBe(1);
     expect(sample(text, 'prediction_job_duration_seconds_count{job="sync"}')).toBe(2);
     expect(sample(text, 'prediction_job_duration_seconds_sum{job="sync"}')).toBe(91.5);
+    expect(samplesOf(text, 'prediction_rows_written_total')).toEqual({ '{table="markets"}': 42, '{table="orderbook_levels"}': 0 });
+    expect(samplesOf(text, 'prediction_job_runs_total')).toEqual({
+      '{job="sync",status="succeeded"}': 1,
+      '{job="sync",status="failed"}': 1,
+      '{job="books",status="aborted"}': 1,
+    });
   });
 
   it('exposes the last success and computes freshness at scrape time', async () => {
