@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { createLogger, logFormatFor } from '../../src/log/createLogger.js';
+import { runTotals } from '../helpers/runTotals.js';
 
 const KEY = 'pk_live_9f8e7d6c5b4a';
 /** A database password whose halves are each shorter than the 8 characters the JSON-level scrubber looks for. */
@@ -25,13 +26,7 @@ const finished = {
   runId: 17,
   status: 'succeeded',
   durationMs: 1234,
-  requests: 40,
-  requestsByStatus: { '/events': { '200': 40 } },
-  recordsSeen: 400,
-  recordsWritten: 380,
-  recordsRejected: 2,
-  rowsByTable: { markets: 380 },
-  recordsByEndpoint: {},
+  ...runTotals({ requests: 40, recordsSeen: 400, recordsWritten: 380, recordsRejected: 2 }),
 };
 
 describe('pretty logs', () => {

@@ -1,21 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
 import { finishRun, lastSuccessfulRuns, latestRunStatuses, type RunTotals, startRun } from '../../src/sql/core/ingestRuns.js';
+import { runTotals } from '../helpers/runTotals.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();
 
 const at = (min: number) => new Date(Date.UTC(2026, 6, 1, 0, min));
-const totals = (overrides: Partial<RunTotals> = {}): RunTotals => ({
-  requests: 3,
-  requestsByStatus: { '/events': { '200': 3 } },
-  recordsSeen: 50,
-  recordsWritten: 42,
-  recordsRejected: 8,
-  rowsByTable: { markets: 42 },
-  recordsByEndpoint: {},
-  ...overrides,
-});
+const totals = (overrides: Partial<RunTotals> = {}) =>
+  runTotals({ requests: 3, recordsSeen: 50, recordsWritten: 42, recordsRejected: 8 }, overrides);
 
 describe('ingest runs', () => {
   it('record a degraded run with its records by endpoint, under the documented snake_case keys', async () => {
