@@ -98,41 +98,19 @@ describe('changeOnlyUpsert takes every name from the table it is given', () => {
     const columns: UpsertColumn<typeof probe, Row>[] = [{ column: 'label', bindAs: 'text', value: (r) => r.label }];
     const t0 = new Date('2026-01-01T00:00:00Z');
     const t1 = new Date('2026-01-01T01:00:00Z');
+    const upsert = (rows: Row[], at: Date) => changeOnlyUpsert(db.sql, probe, key, columns, rows, at);
 
-    expect(
-      await changeOnlyUpsert(
-        db.sql,
-        probe,
-        key,
-        columns,
-        [
-          { id: 'a', label: 'x' },
-          { id: 'b', label: null },
-        ],
-        t0,
-      ),
-    ).toEqual({
-      inserted: 2,
-      updated: 0,
-      unchanged: 0,
-    });
-    expect(
-      await changeOnlyUpsert(
-        db.sql,
-        probe,
-        key,
-        columns,
-        [
-          { id: 'a', label: 'x' },
-          { id: 'b', label: 'y' },
-        ],
-        t1,
-      ),
-    ).toEqual({
-      inserted: 0,
-      updated: 1,
-      unchanged: 1,
-    });
+    const first = [
+      { id: 'a', label: 'x' },
+      { id: 'b', label: null },
+    ];
+    expect(await upsert(first, t0)).toEqual({ inserted: 2, updated: 0, unchanged: 0 });
+    const second = [
+      { id: 'a', label: 'x' },
+      { id: 'b', label: 'y' },
+    ];
+    expect(await upsert(second, t1)).toEqual({ inserted: 0, updated: 1, unchanged: 1 });
+
     const stored = selection(probe, ['probeId', 'label', 'firstSeenAt', 'lastSeenAt', 'changedAt']);
     const rows = await db.sql<RowOf<typeof stored>[]>`
       select ${db.sql.unsafe(stored.text)} from ${db.sql.unsafe(sqlNames(probe).quotedTable)} order by 1`;
