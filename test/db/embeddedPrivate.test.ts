@@ -1,5 +1,4 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -8,20 +7,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { APP_ROLE, type EmbeddedDatabase, ForeignServerError, startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { CREDENTIALS_FILE } from '../../src/db/embeddedCredentials.js';
+import { freePort } from '../helpers/freePort.js';
+import { loginStanding } from '../helpers/loginStanding.js';
 
 /** The embedded Postgres as another local user meets it: no known password, no secret in its environment. */
 const dataDir = mkdtempSync(path.join(tmpdir(), 'embedded-private-'));
 let port: number;
 let server: EmbeddedDatabase | undefined;
 const KEY = 'embedded-test-key-7d41c9';
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port: free } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return free;
-}
 
 async function canLogIn(url: string): Promise<string> {
   const sql = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });
@@ -69,16 +62,11 @@ describe('the embedded Postgres is private', () => {
 
   it('gives the app a login that owns its database and is no superuser', async () => {
     expect(new URL(server!.url).username).toBe(APP_ROLE);
-    const sql = postgres(server!.url, { max: 1, onnotice: () => {} });
-    try {
-      const [me] = await sql<{ super: boolean; owns: boolean }[]>`
-        select r.rolsuper as super, d.datdba = r.oid as owns
-        from pg_roles r, pg_database d where r.rolname = current_user and d.datname = current_database()`;
-      expect(me).toEqual({ super: false, owns: true });
-      await expect(sql`select pg_read_binary_file('/proc/self/environ')`).rejects.toThrow(/permission denied/);
-    } finally {
-      await sql.end();
-    }
+    expect(await loginStanding(server!.url, '/proc/self/environ')).toEqual({
+      super: false,
+      owns: true,
+      readFileError: expect.stringMatching(/permission denied/),
+    });
   });
 
   it('starts its server without the CLI’s environment', async () => {

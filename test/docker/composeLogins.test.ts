@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 
 import { migrate } from '../../src/db/migrate.js';
+import { loginStanding } from '../helpers/loginStanding.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 import { withDatabase } from '../setup/globalSetup.js';
 
@@ -68,15 +69,10 @@ describe('compose: the ingester logs in as a non-superuser owner', () => {
     const url = withDatabase(inject('pgAdminUrl'), db.name).replace(/\/\/[^@]*@/, `//ingester:${PASSWORD}@`);
     const result = await migrate(url);
     expect(result.applied).toBeGreaterThan(0);
-    const sql = postgres(url, { max: 1, onnotice: () => {} });
-    try {
-      const [me] = await sql<{ super: boolean; owns: boolean }[]>`
-        select r.rolsuper as super, d.datdba = r.oid as owns
-        from pg_roles r, pg_database d where r.rolname = current_user and d.datname = current_database()`;
-      expect(me).toEqual({ super: false, owns: true });
-      await expect(sql`select pg_read_file('PG_VERSION')`).rejects.toThrow(/permission denied/);
-    } finally {
-      await sql.end();
-    }
+    expect(await loginStanding(url, 'PG_VERSION')).toEqual({
+      super: false,
+      owns: true,
+      readFileError: expect.stringMatching(/permission denied/),
+    });
   }, 120_000);
 });
