@@ -5,7 +5,7 @@ import type { Simulator } from '../../src/simulator/index.js';
 import { backfillClosedEvents, type BackfillOutcome } from '../../src/sync/backfillClosedEvents.js';
 import { runJob } from '../../src/sync/runJob.js';
 import { runCli } from '../helpers/runCli.js';
-import { API_KEY, startHarness } from '../helpers/syncHarness.js';
+import { cliEnv, startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 /**
@@ -105,13 +105,7 @@ describe('backfill of resolutions', () => {
   it('npm run cli -- backfill --since: says plainly when the service answers less far back than asked', async () => {
     const db = await createTestDatabase();
     try {
-      const env = {
-        DATABASE_URL: db.url,
-        PREDICTION_API_URL: sim.url,
-        PREDICTION_API_KEY: API_KEY,
-        PREDICTION_PROVIDERS: 'polymarket',
-        LOG_LEVEL: 'silent',
-      };
+      const env = cliEnv(db.url, sim.url, { PREDICTION_PROVIDERS: 'polymarket' });
       const run = await runCli(['backfill', '--since', '2020-01-01'], env, CLI_TIMEOUT_MS);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^polymarket: \d+ of \d+ events since 2020-01-01T00:00:00\.000Z complete$/m);

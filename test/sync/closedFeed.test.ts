@@ -1,41 +1,24 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { PredictionClient } from '../../src/api/client/index.js';
-import type { Simulator } from '../../src/simulator/index.js';
 import { CLOSED_FEED_OVERLAP_SEC } from '../../src/sync/readClosedFeed.js';
 import { historyRowCounts } from '../helpers/dbContent.js';
-import { startHarness, syncOnce } from '../helpers/syncHarness.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { syncOnce } from '../helpers/syncHarness.js';
+import { useSyncHarness } from '../helpers/useSyncHarness.js';
 
 /**
  * GET /events/closed read by every sync: an event that opened and ended between two syncs is
  * stored with its results, the feed resumes from its watermark, and reading the overlap again
  * writes no history twice.
  */
-let sim: Simulator;
-let client: PredictionClient;
-let db: TestDatabase;
-
-beforeAll(async () => {
-  // Today's shapes, and settlements within minutes of a close, as the 5-minute markets have.
-  let newClient: () => PredictionClient;
-  ({ sim, newClient } = await startHarness({ shape: 'live', seed: 31, markets: 120, settlementLagSec: [30, 90] }));
-  client = newClient();
-});
-afterAll(async () => {
-  await client.close();
-  await sim.stop();
-});
-beforeEach(async () => {
-  db = await createTestDatabase();
-  return () => db.close();
-});
+// Today's shapes, and settlements within minutes of a close, as the 5-minute markets have.
+const harness = useSyncHarness({ shape: 'live', seed: 31, markets: 120, settlementLagSec: [30, 90] });
 
 const closedRequests = () =>
-  sim.requests.filter((r) => r.path.endsWith('/events/closed')).map((r) => Object.fromEntries(new URLSearchParams(r.query)));
+  harness.sim.requests.filter((r) => r.path.endsWith('/events/closed')).map((r) => Object.fromEntries(new URLSearchParams(r.query)));
 
 describe('the closed-events feed', () => {
   it('stores an event that opened and ended between two syncs, with its result and settlement time', async () => {
+    const { sim, client, db } = harness;
     await syncOnce(db.sql, client, sim);
     sim.world.step(60);
     const eventId = sim.world.addEvent({ provider: 'polymarket', category: 'crypto', durationSec: 300, marketCount: 1 });
@@ -68,6 +51,7 @@ describe('the closed-events feed', () => {
   });
 
   it('resumes from the watermark (the last read’s timestamp minus the overlap), and the overlap writes no history twice', async () => {
+    const { sim, client, db } = harness;
     await syncOnce(db.sql, client, sim);
     const firstReadAtSec = sim.world.nowSec;
     const [mark] = await db.sql`select provider, read_through from prediction.closed_feed_watermarks where provider = 'polymarket'`;
@@ -92,6 +76,7 @@ describe('the closed-events feed', () => {
   });
 
   it('does not move the watermark when a read is cut short, so the next one reads the same span', async () => {
+    const { sim, client, db } = harness;
     await syncOnce(db.sql, client, sim);
     const [mark] = await db.sql`select read_through from prediction.closed_feed_watermarks where provider = 'kalshi'`;
     sim.world.step(120);

@@ -4,7 +4,7 @@ import type { PredictionClient } from '../../src/api/client/index.js';
 import { CATEGORIES, KNOWN_PROVIDERS } from '../../src/domain/types.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { runCli } from '../helpers/runCli.js';
-import { API_KEY, startHarness, syncOnce } from '../helpers/syncHarness.js';
+import { cliEnv, startHarness, syncOnce } from '../helpers/syncHarness.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 
 /** Sync against the simulator speaking what the live service sends today. */
@@ -179,13 +179,7 @@ describe('a run that rejects most of what it reads', () => {
     const db = await createTestDatabase();
     sim.faults.set({ malformedRate: 0.6 });
     try {
-      const env = {
-        DATABASE_URL: db.url,
-        PREDICTION_API_URL: sim.url,
-        PREDICTION_API_KEY: API_KEY,
-        PREDICTION_RATE_LIMIT_RPM: '1000000',
-        LOG_LEVEL: 'silent',
-      };
+      const env = cliEnv(db.url, sim.url);
       const result = await runCli(['sync', '--max-orderbooks', '0'], env, 120_000);
       expect(result.code).toBe(6);
       expect(result.stdout).toMatch(/^sync degraded: run \d+/);

@@ -1,37 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { PredictionClient } from '../../src/api/client/index.js';
-import type { Simulator } from '../../src/simulator/index.js';
 import { dbContent, historyRowCounts } from '../helpers/dbContent.js';
 import { startHarness, syncOnce } from '../helpers/syncHarness.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { createTestDatabase } from '../helpers/testDatabase.js';
+import { useSyncHarness } from '../helpers/useSyncHarness.js';
 
-let sim: Simulator;
-let client: PredictionClient;
-let newClient: () => PredictionClient;
-let db: TestDatabase;
-
-beforeAll(async () => {
-  ({ sim, newClient } = await startHarness());
-  client = newClient();
-});
-afterAll(async () => {
-  await client.close();
-  await sim.stop();
-});
-beforeEach(async () => {
-  db = await createTestDatabase();
-  return () => db.close();
-});
+const harness = useSyncHarness();
 
 const listedEventIds = () =>
-  sim.world
+  harness.sim.world
     .events()
     .filter((e) => e.isActive)
     .map((e) => e.eventId)
     .sort();
 const listedMarketIds = () =>
-  sim.world
+  harness.sim.world
     .events()
     .filter((e) => e.isActive)
     .flatMap((e) => e.marketIds)
@@ -39,6 +22,7 @@ const listedMarketIds = () =>
 
 describe('sync cycle', () => {
   it('stores every listed event and market exactly once, with its prices and book', async () => {
+    const { sim, client, db } = harness;
     const result = await syncOnce(db.sql, client, sim);
     expect(result.status).toBe('succeeded');
     const events = await db.sql`select event_id from prediction.events order by event_id`;
@@ -59,6 +43,7 @@ describe('sync cycle', () => {
   });
 
   it('adds no snapshot or history row when nothing changed upstream', async () => {
+    const { sim, client, db } = harness;
     await syncOnce(db.sql, client, sim);
     const before = await historyRowCounts(db.sql);
     const again = await syncOnce(db.sql, client, sim);
@@ -67,6 +52,7 @@ describe('sync cycle', () => {
   });
 
   it('records exactly the changes, including the resolution of markets whose event left the listing', async () => {
+    const { db } = harness;
     // Work on a copy of the world's state so other tests keep theirs: a fresh simulator.
     const h = await startHarness({ seed: 11 });
     const c = h.newClient();
@@ -120,6 +106,7 @@ describe('sync cycle', () => {
   });
 
   it('quarantines malformed records and stores their valid neighbours', async () => {
+    const { sim, client, db } = harness;
     sim.faults.set({ malformedRate: 0.1 });
     try {
       // 10 % unreadable is a degraded run (test/sync/liveSync.test.ts); this test is about the quarantine.
@@ -156,6 +143,7 @@ describe('sync cycle', () => {
   });
 
   it('accepts every drifted shape the upstream has used, records which it saw, and loses no field', async () => {
+    const { sim, client, db } = harness;
     const reference = await createTestDatabase();
     try {
       await syncOnce(reference.sql, client, sim);
@@ -177,6 +165,7 @@ describe('sync cycle', () => {
   });
 
   it('ends with a complete database through 429 and 5xx storms', async () => {
+    const { sim, client, db, newClient } = harness;
     const reference = await createTestDatabase();
     try {
       await syncOnce(reference.sql, client, sim);
@@ -198,6 +187,7 @@ describe('sync cycle', () => {
   });
 
   it('two syncs at once leave the same database as one', async () => {
+    const { sim, client, db, newClient } = harness;
     const reference = await createTestDatabase();
     const other = newClient();
     try {
