@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { PredictionClient, RequestEvent } from '../../../src/api/client/index.js';
-import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
-import { TEST_KEY, testClient } from './helpers/testClient.js';
+import type { Simulator } from '../../../src/simulator/index.js';
+import { testClient } from './helpers/testClient.js';
+import { firstMarketIds, testSimulator } from './helpers/testSimulator.js';
 
 describe('observedBy', () => {
   let sim: Simulator;
@@ -13,19 +14,9 @@ describe('observedBy', () => {
   });
 
   it("reports each view's own attempts, retries included, while they share one queue", async () => {
-    sim = await startSimulator({
-      shape: 'spec',
-      seed: 2,
-      markets: 60,
-      apiKey: TEST_KEY,
-      subSecondRetryAfter: true,
-      faults: { orderbookErrorRate: 0.3 },
-    });
+    sim = await testSimulator({ seed: 2, markets: 60, subSecondRetryAfter: true, faults: { orderbookErrorRate: 0.3 } });
     client = testClient(sim.url);
-    const markets = sim.world
-      .markets()
-      .slice(0, 12)
-      .map((m) => m.marketId);
+    const markets = firstMarketIds(sim, 12);
     const a: RequestEvent[] = [];
     const b: RequestEvent[] = [];
     const viewA = client.observedBy((e) => a.push(e));

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { ApiKeyRejectedError, ApiNotFoundError, type PredictionClient } from '../../../src/api/client/index.js';
-import { type Simulator, startSimulator } from '../../../src/simulator/index.js';
+import type { Simulator } from '../../../src/simulator/index.js';
 import { maxInAnyWindow, sendLog } from './helpers/sendLog.js';
-import { TEST_KEY, testClient } from './helpers/testClient.js';
+import { testClient } from './helpers/testClient.js';
+import { firstMarketIds, testSimulator } from './helpers/testSimulator.js';
 
 /** The client against the project's simulator: its limiter, pagination cap, faults and auth. */
 describe('client against the simulator', () => {
@@ -16,7 +17,7 @@ describe('client against the simulator', () => {
 
   it('pages every active event of a provider exactly once through a capped page size', async () => {
     // Pages asked for by `limit` (100) and answered 7 at a time: paging follows what the server answered.
-    sim = await startSimulator({ shape: 'spec', seed: 7, markets: 300, apiKey: TEST_KEY, maxLimit: 7, clock: 'manual' });
+    sim = await testSimulator({ seed: 7, markets: 300, maxLimit: 7 });
     client = testClient(sim.url);
     const expected = sim.world.listEvents({ provider: 'kalshi', category: 'all', sortBy: 'beginAt' }).map((e) => e.eventId);
     expect(expected.length).toBeGreaterThan(20);
@@ -29,7 +30,7 @@ describe('client against the simulator', () => {
   });
 
   it("pages an event's markets", async () => {
-    sim = await startSimulator({ shape: 'spec', seed: 3, markets: 200, apiKey: TEST_KEY, maxPageSize: 2, clock: 'manual' });
+    sim = await testSimulator({ seed: 3, markets: 200, maxPageSize: 2 });
     client = testClient(sim.url);
     const event = sim.world.events().find((e) => e.marketIds.length >= 3)!;
     const seen: string[] = [];
@@ -40,21 +41,11 @@ describe('client against the simulator', () => {
   });
 
   it("stays under the server's own sliding window: no 429 from its limiter", async () => {
-    sim = await startSimulator({
-      shape: 'spec',
-      seed: 1,
-      markets: 50,
-      apiKey: TEST_KEY,
-      rateLimit: { requests: 8, windowMs: 400 },
-      clock: 'manual',
-    });
+    sim = await testSimulator({ seed: 1, markets: 50, rateLimit: { requests: 8, windowMs: 400 } });
     // Same limit as the server's; the margin covers latency jitter, here on an event loop shared
     // with the server, where a stall delays an arrival but not the sends after it.
     client = testClient(sim.url, { rateLimit: { requests: 8, windowMs: 400, marginMs: 400 } });
-    const ids = sim.world
-      .markets()
-      .slice(0, 38)
-      .map((m) => m.marketId);
+    const ids = firstMarketIds(sim, 38);
     // A first burst on cold connections (and code not yet compiled) arrives late; it warms up
     // both sides, and its window has passed before the measured calls start.
     await Promise.all(ids.slice(0, 8).map((id) => client.getMarket(id)));
@@ -73,22 +64,16 @@ describe('client against the simulator', () => {
   });
 
   it('a 20% 429 storm completes; nothing leaves while paused', async () => {
-    sim = await startSimulator({
-      shape: 'spec',
+    sim = await testSimulator({
       seed: 2,
       markets: 80,
-      apiKey: TEST_KEY,
       rateLimit: { requests: 1000, windowMs: 1000 },
       faults: { rateLimitStormRate: 0.2, stormRetryAfterMs: 60 },
-      clock: 'manual',
     });
     const log = sendLog();
     client = testClient(sim.url, { interceptors: [log.interceptor], logger: log.logger, maxRateLimitRetries: 50 });
     log.watch(client);
-    const ids = sim.world
-      .markets()
-      .slice(0, 50)
-      .map((m) => m.marketId);
+    const ids = firstMarketIds(sim, 50);
     const results = await Promise.all(ids.map((id) => client.getMarket(id)));
     expect(results.filter((r) => !r.ok)).toEqual([]);
     const storms = sim.requests.filter((r) => r.outcome === 'storm');
@@ -103,19 +88,9 @@ describe('client against the simulator', () => {
   });
 
   it("retries the order book's 502s", async () => {
-    sim = await startSimulator({
-      shape: 'spec',
-      seed: 4,
-      markets: 40,
-      apiKey: TEST_KEY,
-      faults: { orderbookErrorRate: 0.5 },
-      clock: 'manual',
-    });
+    sim = await testSimulator({ seed: 4, markets: 40, faults: { orderbookErrorRate: 0.5 } });
     client = testClient(sim.url, { maxAttempts: 10 });
-    const ids = sim.world
-      .markets()
-      .slice(0, 10)
-      .map((m) => m.marketId);
+    const ids = firstMarketIds(sim, 10);
     const books = await Promise.all(ids.map((id) => client.getOrderBook(id)));
     expect(books.filter((b) => !b.ok)).toEqual([]);
     expect(sim.counters().byStatus['502']).toBeGreaterThan(0);
@@ -123,7 +98,7 @@ describe('client against the simulator', () => {
   });
 
   it('unknown ids are ApiNotFoundError; a wrong key stops the client after one request', async () => {
-    sim = await startSimulator({ shape: 'spec', seed: 5, markets: 20, apiKey: TEST_KEY, clock: 'manual' });
+    sim = await testSimulator({ seed: 5, markets: 20 });
     client = testClient(sim.url);
     await expect(client.getMarket('NO-SUCH-MARKET')).rejects.toBeInstanceOf(ApiNotFoundError);
     await expect(client.getEvent('NO-SUCH-EVENT')).rejects.toBeInstanceOf(ApiNotFoundError);
@@ -131,10 +106,7 @@ describe('client against the simulator', () => {
 
     sim.resetRequests();
     client = testClient(sim.url, { apiKey: 'sk-wrong-key-000000' });
-    const calls = sim.world
-      .markets()
-      .slice(0, 5)
-      .map((m) => client.getMarket(m.marketId).catch((e: unknown) => e));
+    const calls = firstMarketIds(sim, 5).map((id) => client.getMarket(id).catch((e: unknown) => e));
     for (const error of await Promise.all(calls)) expect(error).toBeInstanceOf(ApiKeyRejectedError);
     await expect(client.listEvents()).rejects.toBeInstanceOf(ApiKeyRejectedError);
     // Up to `concurrency` requests had left together before the first 401 came back; none after.
