@@ -15,6 +15,7 @@ export type { LiveEvent, LiveEventMetadata, LiveMarket, LiveMarketOption, LiveOr
 export type { CentLevel, DollarLevel } from '../wire/orderBook.js';
 export type { SpecEvent, SpecEventMetadata, SpecMarket, SpecMarketMetadata, SpecOrderBook, SpecPricing } from '../wire/specShapes.js';
 export { Faults } from './faults/faults.js';
+export type { ScheduledFaults } from './faults/faultSchedule.js';
 export { DEFAULT_FAULTS, DRIFT_KINDS, type DriftKind, type FaultSettings, PAST_DRIFT_KINDS } from './faults/faultSettings.js';
 export type { KeyState } from './limits/authenticate.js';
 export type { RateLimit } from './limits/slidingWindowLimiter.js';

@@ -1,4 +1,5 @@
 /** Options of `startSimulator`, each with its default, and their validation. */
+import { type ScheduledFaults, validateFaultSchedule } from './faults/faultSchedule.js';
 import type { FaultSettings } from './faults/faultSettings.js';
 import { type RateLimit, validateRateLimit } from './limits/slidingWindowLimiter.js';
 import { DEFAULT_START_SEC, type WorldOptions } from './World.js';
@@ -51,6 +52,12 @@ export interface SimulatorOptions extends Omit<WorldOptions, 'shape' | 'servedSp
   speed?: number;
   /** Initial fault settings (all off by default); change later with `sim.faults.set()`. */
   faults?: Partial<FaultSettings>;
+  /**
+   * Fault settings that hold over `faults` for a stretch of the world's time (simulated seconds
+   * since its start), e.g. a field the service starts sending, or an outage: the upstream changing
+   * or failing at a known point of a run. `sim.faults.reset()` empties it. Default none.
+   */
+  faultSchedule?: readonly ScheduledFaults[];
   /** Request log capacity (oldest dropped). Default 200,000. */
   requestLogLimit?: number;
   /** Wall clock used by the rate limiter and the request log, ms. Default Date.now. */
@@ -71,6 +78,7 @@ export interface ResolvedOptions {
   stepEveryMs: number;
   speed: number;
   faults: Partial<FaultSettings>;
+  faultSchedule: readonly ScheduledFaults[];
   requestLogLimit: number;
   nowMs: () => number;
 }
@@ -123,6 +131,7 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
     stepEveryMs: positiveInt('stepEveryMs', o.stepEveryMs ?? 1000),
     speed,
     faults: o.faults ?? {},
+    faultSchedule: validateFaultSchedule(o.faultSchedule ?? []),
     requestLogLimit: positiveInt('requestLogLimit', o.requestLogLimit ?? 200_000),
     nowMs,
   };

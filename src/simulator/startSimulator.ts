@@ -39,7 +39,7 @@ export interface Simulator {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const o = resolveOptions(options);
   const world = new World(o.world);
-  const faults = new Faults(world.seed, o.faults);
+  const faults = new Faults(world.seed, o.faults, o.faultSchedule, () => world.nowSec - o.world.startSec);
   const log = new RequestLog(o.requestLogLimit);
   const limiters = { keyed: new SlidingWindowLimiter(o.rateLimit), keyless: new SlidingWindowLimiter(o.keylessRateLimit) };
   const settings: ServingSettings = {

@@ -159,3 +159,47 @@ describe('record faults', () => {
     expect(typeof e.volume24hr).toBe('number');
   });
 });
+
+describe('scheduled faults', () => {
+  it('hold over the set ones for their stretch of the world’s time: a change that lasts, an outage that ends', async () => {
+    const sim = await start({
+      faults: { latencyMs: 1 },
+      faultSchedule: [
+        { fromSec: 600, faults: { driftRate: 1, driftKinds: ['newMarketField'] } },
+        { fromSec: 1200, untilSec: 1800, faults: { errorRate: 1 } },
+      ],
+    });
+    const market = sim.world.markets()[0]!;
+    const reply = () => get(sim, `/markets/${market.marketId}`);
+    expect((await reply()).body).not.toHaveProperty('feeBps');
+    sim.world.step(599);
+    expect((await reply()).body).not.toHaveProperty('feeBps');
+    sim.world.step(1);
+    expect((await reply()).body).toMatchObject({ feeBps: expect.any(Number) });
+    sim.world.step(600);
+    expect([500, 502, 503]).toContain((await reply()).status);
+    expect(sim.faults.get()).toMatchObject({ errorRate: 1, driftRate: 1, latencyMs: 1 });
+    // The settings set meanwhile are the base, under what the schedule holds.
+    sim.faults.set({ errorRate: 0, latencyMs: 0 });
+    expect(sim.faults.get()).toMatchObject({ errorRate: 1, latencyMs: 0 });
+    sim.world.step(600);
+    const after = await reply();
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ feeBps: expect.any(Number) });
+    sim.faults.reset();
+    expect((await reply()).body).not.toHaveProperty('feeBps');
+  });
+
+  it('rejects an entry that ends before it starts, or holds a bad setting', async () => {
+    await expect(start({ faultSchedule: [{ fromSec: 60, untilSec: 60, faults: {} }] })).rejects.toThrow(/faultSchedule\[0\]\.untilSec/);
+    await expect(start({ faultSchedule: [{ fromSec: -1, faults: {} }] })).rejects.toThrow(/faultSchedule\[0\]\.fromSec/);
+    await expect(
+      start({
+        faultSchedule: [
+          { fromSec: 0, faults: {} },
+          { fromSec: 0, faults: { errorRate: 2 } },
+        ],
+      }),
+    ).rejects.toThrow(/faultSchedule\[1\]: faults\.errorRate/);
+  });
+});

@@ -15,12 +15,25 @@ const DEMO_SPEED = 60;
 /** Simulated seconds within which the early-closing events close: 4 minutes of a demo. */
 const EARLY_CLOSES_WITHIN_SEC = 4 * 60 * DEMO_SPEED;
 
+/** Wall seconds into the demo at which its service starts sending a field no shape has (`feeBps` on every market). */
+const DEMO_CHANGE_AT_SEC = 90;
+/**
+ * Wall seconds into the demo during which its service is down, answering every request 5xx: long
+ * enough that a crawl starts in it and gives up (the client's retries end within 8 s), so the
+ * listings miss their schedule. Neither end is a multiple of the 20 s between crawls, so each poll
+ * of test/helpers/demoRun.ts is plainly in or out of it.
+ */
+const DEMO_OUTAGE_SEC = { from: 150, until: 190 } as const;
+
 /**
  * The demo's world. Its times are served on the wall clock (world/servedTime.ts): a settlement is
  * dated when it happened, never after the poll that saw it. The initial world's closes are days
  * apart, so some events close early, one every 15 s over the first 4 minutes, and settle 20 s to
  * a minute later (longer than a crawl's 20 s, so a poll sees them closed before settled): the
- * resolution and settlement examples of docs/queries.md answer within 5 minutes.
+ * resolution and settlement examples of docs/queries.md answer within 5 minutes. Its service
+ * changes and fails on a schedule, as a real one does, so that the drift and coverage-gap examples
+ * answer too: its markets gain a field (stored, and listed in analytics.upstream_drift), then it is
+ * down for a while (the crawls meanwhile fail, listed in analytics.coverage_gaps).
  */
 export const DEMO_WORLD = {
   seed: 42,
@@ -29,7 +42,21 @@ export const DEMO_WORLD = {
   speed: DEMO_SPEED,
   earlyCloses: { events: 16, withinSec: EARLY_CLOSES_WITHIN_SEC },
   settlementLagSec: [20 * DEMO_SPEED, 60 * DEMO_SPEED],
+  faultSchedule: [
+    { fromSec: DEMO_CHANGE_AT_SEC * DEMO_SPEED, faults: { driftRate: 1, driftKinds: ['newMarketField'] } },
+    { fromSec: DEMO_OUTAGE_SEC.from * DEMO_SPEED, untilSec: DEMO_OUTAGE_SEC.until * DEMO_SPEED, faults: { errorRate: 1 } },
+  ],
 } as const satisfies SimulatorOptions;
+/** What the demo's schedule plays, said when it starts. */
+const DEMO_SCHEDULE_LINES = [
+  `  ${DEMO_CHANGE_AT_SEC} s in, the service starts sending a field no shape has (feeBps on every market): see analytics.upstream_drift`,
+  `  ${minutesText(DEMO_OUTAGE_SEC.from)} to ${minutesText(DEMO_OUTAGE_SEC.until)} in, the service is down (every answer a 5xx): see analytics.coverage_gaps`,
+];
+
+function minutesText(sec: number): string {
+  return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')}`;
+}
+
 /**
  * The simulated plan's rate: enough for every open market's book every 10 s (~280 books). At 600
  * a sweep cannot fetch them all (`npm run cli -- plan --rpm 600` on the demo's database says how many it does).
@@ -83,6 +110,7 @@ export function registerDemo(program: Command, deps: { getConfig: () => Readonly
               [
                 `prediction-ingest demo: a simulated upstream at ${sim.url} (world at ${DEMO_SPEED}x speed: its times are the wall clock's, its durations ${DEMO_SPEED}x shorter)`,
                 `  ${DEMO_WORLD.earlyCloses.events} events close in the first ${EARLY_CLOSES_WITHIN_SEC / DEMO_SPEED / 60} minutes and settle within a minute of closing`,
+                ...DEMO_SCHEDULE_LINES,
                 `  data arrives in ${where}`,
                 `  the commands read it there, now and after the demo: npm run cli -- status, plan, export --out <dir>${base.databaseUrl === undefined ? ' (with the same DATA_DIR)' : ''}`,
                 `  try:   ${psql} -c 'select market_id, title, status, implied_yes_probability, yes_spread_usd from analytics.market_latest limit 10'`,
