@@ -44,6 +44,7 @@ import type { ResolvedClientOptions } from './PredictionClientOptions.js';
 import { rateLimitWaitMs } from './rateLimitWaitMs.js';
 import { readErrorBody } from './readErrorBody.js';
 import type { RequestEvent } from './RequestEvent.js';
+import { RetryWarnings } from './RetryWarnings.js';
 import { planAboveServer, ServerWindow } from './ServerWindow.js';
 
 /** How one call is queued, observed and cancelled. */
@@ -72,6 +73,7 @@ export class RequestExecutor {
   #planWarned = false;
   readonly #transport: HttpTransport;
   readonly #stats = new ClientStatsRecorder();
+  readonly #retryWarnings = new RetryWarnings();
   /** Controllers of tasks still waiting in the queue: aborting one removes it and rejects its call. */
   readonly #queued = new Set<AbortController>();
   /** Aborted by abort() and by a fatal error: cuts requests in flight. */
@@ -153,10 +155,20 @@ export class RequestExecutor {
       failures += 1;
       if (failures >= this.options.maxAttempts) throw outcome.error;
       const delayMs = backoffDelayMs(failures, this.options.backoff, this.options.random);
-      this.options.logger?.warn(
-        { endpoint: ctx.endpoint, target, attempt: sent, delayMs, err: outcome.error.message },
-        'retrying API request',
-      );
+      const logged = this.#retryWarnings.take(ctx.endpoint);
+      if (logged !== null) {
+        this.options.logger?.warn(
+          {
+            endpoint: ctx.endpoint,
+            target,
+            attempt: sent,
+            delayMs,
+            err: outcome.error.message,
+            unloggedRetriesBefore: logged.unloggedBefore,
+          },
+          'retrying API request',
+        );
+      }
       this.#stats.recordRetry();
       await this.#sleep(delayMs, scope);
     }
