@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import * as errors from '../../src/api/errors.js';
 
 describe('ApiError and its subclasses', () => {
-  const classes = Object.entries(errors).filter(
-    (entry): entry is [string, new (...args: unknown[]) => errors.ApiError] =>
+  type ErrorClass = new (...args: unknown[]) => errors.ApiError;
+  const classes = Object.entries(errors as Record<string, unknown>).filter(
+    (entry): entry is [string, ErrorClass] =>
       typeof entry[1] === 'function' && (entry[1] === errors.ApiError || entry[1].prototype instanceof errors.ApiError),
   );
 
