@@ -20,7 +20,6 @@ interface ApiErrorOptions {
 }
 
 export class ApiError extends Error {
-  override name = 'ApiError';
   readonly request: ApiRequestContext | undefined;
   /** HTTP status of the response that caused the error, when there was one. */
   readonly status: number | undefined;
@@ -29,6 +28,8 @@ export class ApiError extends Error {
     super(options.request ? `${message} (${options.request.method} ${options.request.target})` : message, {
       cause: options.cause,
     });
+    // Every subclass is named after itself here, once: `name` is the class's own name.
+    this.name = new.target.name;
     this.request = options.request;
     this.status = options.status;
   }
@@ -36,7 +37,6 @@ export class ApiError extends Error {
 
 /** No key configured for a client that would talk to the real service. */
 export class ApiKeyMissingError extends ApiError {
-  override name = 'ApiKeyMissingError';
   constructor() {
     super(
       'No API key configured: set PREDICTION_API_KEY (the real service silently serves keyless requests at a ' +
@@ -53,7 +53,6 @@ export class ApiKeyMissingError extends ApiError {
  * The message says what is wrong and where, never the value.
  */
 export class ApiKeyInvalidError extends ApiError {
-  override name = 'ApiKeyInvalidError';
   constructor(problem: string) {
     super(`PREDICTION_API_KEY cannot be sent as an HTTP header: it ${problem} (the value is not shown)`);
   }
@@ -61,7 +60,6 @@ export class ApiKeyInvalidError extends ApiError {
 
 /** A parameter violates a bound of the spec; nothing was sent. */
 export class ApiRequestInvalidError extends ApiError {
-  override name = 'ApiRequestInvalidError';
   constructor(
     readonly endpoint: string,
     readonly parameter: string,
@@ -74,7 +72,6 @@ export class ApiRequestInvalidError extends ApiError {
 
 /** A non-success HTTP status. `detail` is the server's own message, shortened, secret-free. */
 export class ApiHttpError extends ApiError {
-  override name = 'ApiHttpError';
   constructor(
     message: string,
     status: number,
@@ -87,7 +84,6 @@ export class ApiHttpError extends ApiError {
 
 /** 400: the server refused the parameters. Not retried. */
 export class ApiBadRequestError extends ApiHttpError {
-  override name = 'ApiBadRequestError';
   /** The query parameter the service's error body blames (its `param`, e.g. `provider`), when it names one. */
   readonly param: string | undefined;
 
@@ -103,21 +99,16 @@ export class ApiBadRequestError extends ApiHttpError {
 }
 
 /** 404: the record does not exist (any more); callers may treat it as gone. Not retried. */
-export class ApiNotFoundError extends ApiHttpError {
-  override name = 'ApiNotFoundError';
-}
+export class ApiNotFoundError extends ApiHttpError {}
 
 /**
  * 401/403: the key is wrong or lacks access. Fatal for the whole client: it stops at once, every
  * queued and later request fails with this error and nothing more is sent.
  */
-export class ApiKeyRejectedError extends ApiHttpError {
-  override name = 'ApiKeyRejectedError';
-}
+export class ApiKeyRejectedError extends ApiHttpError {}
 
 /** 429 beyond the retry budget, or a pause longer than the client is allowed to wait. */
 export class ApiRateLimitedError extends ApiHttpError {
-  override name = 'ApiRateLimitedError';
   constructor(
     message: string,
     detail: string | undefined,
@@ -130,28 +121,19 @@ export class ApiRateLimitedError extends ApiHttpError {
 }
 
 /** 5xx after every allowed attempt. */
-export class ApiServerError extends ApiHttpError {
-  override name = 'ApiServerError';
-}
+export class ApiServerError extends ApiHttpError {}
 
 /** Any other status (3xx, 405, 410, ...): not retried, since retrying cannot change it. */
-export class ApiUnexpectedStatusError extends ApiHttpError {
-  override name = 'ApiUnexpectedStatusError';
-}
+export class ApiUnexpectedStatusError extends ApiHttpError {}
 
 /** Connection refused/reset, DNS failure, socket timeouts: no usable response. */
-export class ApiNetworkError extends ApiError {
-  override name = 'ApiNetworkError';
-}
+export class ApiNetworkError extends ApiError {}
 
 /** The overall per-request deadline passed (undici's own timeouts restart on every chunk). */
-export class ApiTimeoutError extends ApiNetworkError {
-  override name = 'ApiTimeoutError';
-}
+export class ApiTimeoutError extends ApiNetworkError {}
 
 /** The response body exceeded the configured cap. Not retried: the next answer would be as large. */
 export class ApiResponseTooLargeError extends ApiError {
-  override name = 'ApiResponseTooLargeError';
   /** The cap it went over, bytes. */
   readonly capBytes: number | undefined;
 
@@ -162,37 +144,27 @@ export class ApiResponseTooLargeError extends ApiError {
 }
 
 /** A success status whose body is not JSON. */
-export class ApiInvalidJsonError extends ApiError {
-  override name = 'ApiInvalidJsonError';
-}
+export class ApiInvalidJsonError extends ApiError {}
 
 /** The body is JSON but not the shape the spec describes (see src/api/parse.ts). */
-export class ApiResponseShapeError extends ApiError {
-  override name = 'ApiResponseShapeError';
-}
+export class ApiResponseShapeError extends ApiError {}
 
 /**
  * A paginated list cannot be trusted: a page that does not advance, an `end` far past the page
  * asked for or past `pagination.total`, more pages than `total` allows, or a page of ids already
  * seen. An upstream fault (the CLI exits 5), never a usage error: the parameters were ours.
  */
-export class ApiPaginationError extends ApiError {
-  override name = 'ApiPaginationError';
-}
+export class ApiPaginationError extends ApiError {}
 
 /** The client was closed; the request was not (or no longer) sent. */
-export class ApiClientClosedError extends ApiError {
-  override name = 'ApiClientClosedError';
-}
+export class ApiClientClosedError extends ApiError {}
 
 /**
  * The call was abandoned because of an abort: `client.abort()`, or the signal of a
  * `withSignal(signal)` view (its reason is the `cause`). Not an upstream failure: whatever was
  * queued, paused, backing off or in flight was dropped on purpose (the CLI exits 130).
  */
-export class ApiRequestAbortedError extends ApiError {
-  override name = 'ApiRequestAbortedError';
-}
+export class ApiRequestAbortedError extends ApiError {}
 
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);

@@ -1,8 +1,7 @@
 import { crawlCoverage, dataCoverage, ingestRuns } from '../schema/index.js';
-import { quoteIdentifier as quote, sqlNames } from '../sql/core/sqlNames.js';
+import { sqlNames } from '../sql/core/sqlNames.js';
 import { viewNames } from '../sql/core/viewNames.js';
-import { pgCsvExpression } from './columnTransfer.js';
-import { changedSince, dayText, mergeDays, retentionChangedSince, sortedByDay } from './daySql.js';
+import { changedSince, dayText, mergeDays, retentionChangedSince, selectRowsByDay } from './daySql.js';
 import { SECONDS, viewColumns } from './exportColumns.js';
 import type { ExportTable } from './ExportTable.js';
 
@@ -35,8 +34,6 @@ export const dataCoverageTable: ExportTable = {
     return mergeDays(rows);
   },
   select(selection) {
-    const list = this.columns.map((col) => pgCsvExpression(col, 'v'));
-    const keys = this.orderBy.map((k) => `v.${quote(k)}`);
-    return sortedByDay({ list, from: `${coverage.view} v`, at: `v.${coverage.quoted.startedAt}`, keys, selection });
+    return selectRowsByDay(this, { relation: coverage.view, alias: 'v', at: coverage.quoted.startedAt }, selection);
   },
 };

@@ -2,8 +2,9 @@ import type postgres from 'postgres';
 
 import { droppedPartitions } from '../schema/index.js';
 import type { Queryable } from '../sql/core/queryable.js';
-import { sqlNames } from '../sql/core/sqlNames.js';
-import type { DayCount, DayQuery, DaySelection } from './ExportTable.js';
+import { quoteIdentifier, sqlNames } from '../sql/core/sqlNames.js';
+import { pgCsvExpression } from './columnTransfer.js';
+import type { DayCount, DayQuery, DaySelection, ExportTable } from './ExportTable.js';
 
 // SQL pieces shared by the exported tables: the UTC day of a timestamp, the change test against
 // the last export's transaction horizon, and the day filter of a COPY statement.
@@ -93,4 +94,24 @@ export function sortedByDay(input: {
     `select ${dayText(input.at)}, ${input.list.join(', ')} from ${input.from} where ${selectionCondition(input.at, input.selection)}${window} ` +
     `order by ${[dayDate(input.at), ...input.keys].join(', ')}`
   );
+}
+
+/**
+ * An exported table's select (ExportTable.select) when its rows are read as they are: its columns
+ * and its key from `relation` (quoted SQL text) under `alias`, partitioned on `alias`.`at` (a quoted
+ * column).
+ */
+export function selectRowsByDay(
+  table: Pick<ExportTable, 'columns' | 'orderBy'>,
+  source: { relation: string; alias: string; at: string },
+  selection: DaySelection,
+): string {
+  const { relation, alias, at } = source;
+  return sortedByDay({
+    list: table.columns.map((c) => pgCsvExpression(c, alias)),
+    from: `${relation} ${alias}`,
+    at: `${alias}.${at}`,
+    keys: table.orderBy.map((k) => `${alias}.${quoteIdentifier(k)}`),
+    selection,
+  });
 }

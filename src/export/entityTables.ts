@@ -1,8 +1,7 @@
 import { events, marketResolutions, markets } from '../schema/index.js';
 import { quoteIdentifier as quote, sqlNames } from '../sql/core/sqlNames.js';
 import { viewNames } from '../sql/core/viewNames.js';
-import { pgCsvExpression } from './columnTransfer.js';
-import { changedSince, dayText, mergeDays, retentionChangedSince, sortedByDay } from './daySql.js';
+import { changedSince, dayText, mergeDays, retentionChangedSince, selectRowsByDay } from './daySql.js';
 import { AMOUNT, SECONDS, tableColumns, viewColumns } from './exportColumns.js';
 import type { ExportTable } from './ExportTable.js';
 
@@ -15,45 +14,67 @@ const e = sqlNames(events);
 const resolutions = viewNames(marketResolutions);
 
 /**
- * A table of one row per entity, partitioned by its first_seen_at: every column but the content hash
- * (bookkeeping of the change-only upsert); raw as JSON text, drift as a list.
+ * A table of one row per market or event, read from `relation` (quoted) under `alias` and
+ * partitioned by its first_seen_at (`firstSeenAt`, the column's SQL name there): never ranged,
+ * never retained, each day standing alone.
  */
-function entityTable(table: typeof markets | typeof events, key: string, columns: ExportTable['columns']): ExportTable {
-  const names = sqlNames<typeof markets | typeof events>(table);
-  const at = `t.${names.quoted.firstSeenAt}`;
+function entityTable(spec: {
+  name: string;
+  source: string;
+  columns: ExportTable['columns'];
+  key: string;
+  relation: string;
+  alias: string;
+  firstSeenAt: string;
+  days: ExportTable['days'];
+}): ExportTable {
+  const { relation, alias, firstSeenAt } = spec;
   return {
-    name: names.name,
-    source: names.table,
-    columns,
-    partitionColumn: names.col.firstSeenAt,
-    orderBy: [key],
+    name: spec.name,
+    source: spec.source,
+    columns: spec.columns,
+    partitionColumn: firstSeenAt,
+    orderBy: [spec.key],
     ranged: false,
     changesCarryForward: false,
     optional: false,
     retainedIn: null,
-    async days(sql, query) {
-      const rows = await sql<{ day: string; rows: string; changed: boolean }[]>`
-        select ${sql.unsafe(dayText(at))} as day, count(*)::bigint as rows, bool_or(${changedSince(sql, 't', query.horizon)}) as changed
-        from ${sql(names.table)} t group by 1`;
-      return mergeDays(rows);
-    },
+    days: spec.days,
     select(selection) {
-      const list = this.columns.map((c) => pgCsvExpression(c, 't'));
-      const keys = this.orderBy.map((k) => `t.${quote(k)}`);
-      return sortedByDay({ list, from: `${names.quotedTable} t`, at, keys, selection });
+      return selectRowsByDay(this, { relation, alias, at: quote(firstSeenAt) }, selection);
     },
   };
 }
 
-export const marketsTable: ExportTable = entityTable(markets, m.col.marketId, tableColumns(markets, { omit: ['contentHash'] }));
+/** A table's own rows: every column but the content hash (bookkeeping of the change-only upsert); raw as JSON text, drift as a list. */
+function storedEntityTable(table: typeof markets | typeof events, key: string, columns: ExportTable['columns']): ExportTable {
+  const names = sqlNames<typeof markets | typeof events>(table);
+  return entityTable({
+    name: names.name,
+    source: names.table,
+    columns,
+    key,
+    relation: names.quotedTable,
+    alias: 't',
+    firstSeenAt: names.col.firstSeenAt,
+    async days(sql, query) {
+      const rows = await sql<{ day: string; rows: string; changed: boolean }[]>`
+        select ${sql.unsafe(dayText(`t.${names.quoted.firstSeenAt}`))} as day, count(*)::bigint as rows, bool_or(${changedSince(sql, 't', query.horizon)}) as changed
+        from ${sql(names.table)} t group by 1`;
+      return mergeDays(rows);
+    },
+  });
+}
 
-export const eventsTable: ExportTable = entityTable(
+export const marketsTable: ExportTable = storedEntityTable(markets, m.col.marketId, tableColumns(markets, { omit: ['contentHash'] }));
+
+export const eventsTable: ExportTable = storedEntityTable(
   events,
   e.col.eventId,
   tableColumns(events, { omit: ['contentHash'], decimals: { tvlUsd: AMOUNT, volumeUsd: AMOUNT } }),
 );
 
-export const marketResolutionsTable: ExportTable = {
+export const marketResolutionsTable: ExportTable = entityTable({
   name: 'market_resolutions',
   source: resolutions.view,
   columns: viewColumns(marketResolutions, {
@@ -61,12 +82,10 @@ export const marketResolutionsTable: ExportTable = {
     observedSettlementLagMinSeconds: SECONDS,
     observedSettlementLagMaxSeconds: SECONDS,
   }),
-  partitionColumn: 'first_seen_at',
-  orderBy: ['market_id'],
-  ranged: false,
-  changesCarryForward: false,
-  optional: false,
-  retainedIn: null,
+  key: resolutions.col.marketId,
+  relation: resolutions.view,
+  alias: 'r',
+  firstSeenAt: resolutions.col.firstSeenAt,
   // A resolution row reads its market, its event's category, and the market's state and price
   // history. Every observation of a market that writes any of those also moves the market row's
   // last_seen_at, so a new version of the market or event row covers them all. Retention does not:
@@ -82,9 +101,4 @@ export const marketResolutionsTable: ExportTable = {
       group by 1`;
     return mergeDays(rows);
   },
-  select(selection) {
-    const list = this.columns.map((c) => pgCsvExpression(c, 'r'));
-    const keys = this.orderBy.map((k) => `r.${quote(k)}`);
-    return sortedByDay({ list, from: `${resolutions.view} r`, at: `r.${resolutions.quoted.firstSeenAt}`, keys, selection });
-  },
-};
+});

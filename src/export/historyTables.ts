@@ -6,7 +6,7 @@ import { quoteIdentifier as quote, type SqlNames, sqlNames } from '../sql/core/s
 import { viewNames } from '../sql/core/viewNames.js';
 import { bookLevelsOf } from '../sql/export/bookLevels.js';
 import { pgCsvExpression } from './columnTransfer.js';
-import { changedSince, dayDate, dayText, inRange, mergeDays, sortedByDay } from './daySql.js';
+import { changedSince, dayDate, dayText, inRange, mergeDays, selectRowsByDay, sortedByDay } from './daySql.js';
 import { AMOUNT, PRICE, tableColumns, viewColumns } from './exportColumns.js';
 import type { DayCount, DayQuery, DaySelection, ExportTable } from './ExportTable.js';
 
@@ -97,9 +97,7 @@ export const marketStateHistoryTable: ExportTable = {
     return mergeDays(rows);
   },
   select(selection) {
-    const list = this.columns.map((c) => pgCsvExpression(c, 'h'));
-    const keys = this.orderBy.map((k) => `h.${quote(k)}`);
-    return sortedByDay({ list, from: `${states.quotedTable} h`, at: `h.${states.quoted.validFrom}`, keys, selection });
+    return selectRowsByDay(this, { relation: states.quotedTable, alias: 'h', at: states.quoted.validFrom }, selection);
   },
 };
 

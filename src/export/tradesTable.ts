@@ -1,9 +1,8 @@
 import { getTableName } from 'drizzle-orm';
 
 import { trades } from '../schema/index.js';
-import { quoteIdentifier as quote, sqlNames } from '../sql/core/sqlNames.js';
-import { pgCsvExpression } from './columnTransfer.js';
-import { changedSince, dayText, inRange, mergeDays, sortedByDay } from './daySql.js';
+import { sqlNames } from '../sql/core/sqlNames.js';
+import { changedSince, dayText, inRange, mergeDays, selectRowsByDay } from './daySql.js';
 import { AMOUNT, tableColumns } from './exportColumns.js';
 import type { ExportTable } from './ExportTable.js';
 
@@ -30,8 +29,6 @@ export const tradesTable: ExportTable = {
     return mergeDays(rows);
   },
   select(selection) {
-    const list = this.columns.map((c) => pgCsvExpression(c, 'x'));
-    const keys = this.orderBy.map((k) => `x.${quote(k)}`);
-    return sortedByDay({ list, from: `${t.quotedTable} x`, at: `x.${t.quoted.tradedAt}`, keys, selection });
+    return selectRowsByDay(this, { relation: t.quotedTable, alias: 'x', at: t.quoted.tradedAt }, selection);
   },
 };

@@ -58,41 +58,41 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
   const lastSuccessMs = new Map<string, number>();
+  // Every metric of the service, on this registry: its name, help text, labels and, for a
+  // histogram, its buckets; a gauge read at scrape time also has its collect function.
   const registers = [registry];
+  const counter = <L extends string = never>(name: string, help: string, labelNames: readonly L[] = []) =>
+    new Counter<L>({ name, help, labelNames, registers });
+  const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+    new Histogram<L>({ name, help, labelNames, buckets, registers });
+  const gauge = <L extends string = never>(name: string, help: string, labelNames: readonly L[], collect?: (this: Gauge<L>) => void) =>
+    new Gauge<L>({ name, help, labelNames, registers, ...(collect ? { collect } : {}) });
 
-  const requests = new Counter({
-    name: 'prediction_api_requests_total',
-    help: 'API attempts sent, by endpoint template and HTTP status (or network_error).',
-    labelNames: ['endpoint', 'status'] as const,
-    registers,
-  });
-  const requestDuration = new Histogram({
-    name: 'prediction_api_request_duration_seconds',
-    help: 'Duration of API attempts, from sending to the end of the body or the failure.',
-    labelNames: ['endpoint'] as const,
-    buckets: REQUEST_BUCKETS,
-    registers,
-  });
-  const rateLimited = new Counter({
-    name: 'prediction_api_rate_limited_total',
-    help: '429 responses received from the API.',
-    registers,
-  });
+  const requests = counter('prediction_api_requests_total', 'API attempts sent, by endpoint template and HTTP status (or network_error).', [
+    'endpoint',
+    'status',
+  ]);
+  const requestDuration = histogram(
+    'prediction_api_request_duration_seconds',
+    'Duration of API attempts, from sending to the end of the body or the failure.',
+    ['endpoint'],
+    REQUEST_BUCKETS,
+  );
+  const rateLimited = counter('prediction_api_rate_limited_total', '429 responses received from the API.');
   const rateWindows = options.rateWindows;
-  new Gauge({
-    name: 'prediction_api_plan_requests_per_minute',
-    help: 'The configured plan (PREDICTION_RATE_LIMIT_RPM): requests per minute the client allows itself.',
-    registers,
-    collect() {
+  gauge(
+    'prediction_api_plan_requests_per_minute',
+    'The configured plan (PREDICTION_RATE_LIMIT_RPM): requests per minute the client allows itself.',
+    [],
+    function () {
       if (rateWindows) this.set(rateWindows().planRequestsPerMinute);
     },
-  });
-  new Gauge({
-    name: 'prediction_api_server_window',
-    help: 'The gateway\'s window as its answers report it (x-ratelimit-*): requests it allows per window (field="requests"), the window\'s length in seconds (field="seconds"), requests per minute (field="requests_per_minute"), and what the latest answer left (field="remaining"). No series before an answer carried the headers.',
-    labelNames: ['field'] as const,
-    registers,
-    collect() {
+  );
+  gauge(
+    'prediction_api_server_window',
+    'The gateway\'s window as its answers report it (x-ratelimit-*): requests it allows per window (field="requests"), the window\'s length in seconds (field="seconds"), requests per minute (field="requests_per_minute"), and what the latest answer left (field="remaining"). No series before an answer carried the headers.',
+    ['field'],
+    function () {
       this.reset();
       const server = rateWindows?.().serverWindow;
       if (!server) return;
@@ -101,61 +101,42 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       if (server.windowSec !== null) this.set({ field: 'seconds' }, server.windowSec);
       if (server.requestsPerMinute !== null) this.set({ field: 'requests_per_minute' }, server.requestsPerMinute);
     },
-  });
+  );
   const queueDepth = options.queueDepth;
-  new Gauge({
-    name: 'prediction_api_queue_depth',
-    help: 'API client queue: calls waiting for a slot (state="waiting") and attempts in flight (state="in_flight").',
-    labelNames: ['state'] as const,
-    registers,
-    collect() {
+  gauge(
+    'prediction_api_queue_depth',
+    'API client queue: calls waiting for a slot (state="waiting") and attempts in flight (state="in_flight").',
+    ['state'],
+    function () {
       if (!queueDepth) return;
       const { size, pending } = queueDepth();
       this.set({ state: 'waiting' }, size);
       this.set({ state: 'in_flight' }, pending);
     },
-  });
-  const rows = new Counter({
-    name: 'prediction_rows_written_total',
-    help: 'Rows inserted or updated, by table.',
-    labelNames: ['table'] as const,
-    registers,
-  });
-  const jobRuns = new Counter({
-    name: 'prediction_job_runs_total',
-    help: 'Finished job runs, by job and status (succeeded, failed, aborted).',
-    labelNames: ['job', 'status'] as const,
-    registers,
-  });
-  const jobDuration = new Histogram({
-    name: 'prediction_job_duration_seconds',
-    help: 'Duration of finished job runs.',
-    labelNames: ['job'] as const,
-    buckets: JOB_BUCKETS,
-    registers,
-  });
-  const lastSuccessGauge = new Gauge({
-    name: 'prediction_job_last_success_timestamp_seconds',
-    help: 'Unix time of the last successful run of each job.',
-    labelNames: ['job'] as const,
-    registers,
-  });
-  const degraded = new Gauge({
-    name: 'prediction_job_degraded',
-    help: '1 while the latest finished run of the job was degraded (rejected more than MAX_REJECTED_PERCENT of what it read), else 0.',
-    labelNames: ['job'] as const,
-    registers,
-  });
-  new Gauge({
-    name: 'prediction_data_freshness_seconds',
-    help: 'Seconds since the last successful run of each job, at scrape time (no series before a first success).',
-    labelNames: ['job'] as const,
-    registers,
-    collect() {
+  );
+  const rows = counter('prediction_rows_written_total', 'Rows inserted or updated, by table.', ['table']);
+  const jobRuns = counter('prediction_job_runs_total', 'Finished job runs, by job and status (succeeded, failed, aborted).', [
+    'job',
+    'status',
+  ]);
+  const jobDuration = histogram('prediction_job_duration_seconds', 'Duration of finished job runs.', ['job'], JOB_BUCKETS);
+  const lastSuccessGauge = gauge('prediction_job_last_success_timestamp_seconds', 'Unix time of the last successful run of each job.', [
+    'job',
+  ]);
+  const degraded = gauge(
+    'prediction_job_degraded',
+    '1 while the latest finished run of the job was degraded (rejected more than MAX_REJECTED_PERCENT of what it read), else 0.',
+    ['job'],
+  );
+  gauge(
+    'prediction_data_freshness_seconds',
+    'Seconds since the last successful run of each job, at scrape time (no series before a first success).',
+    ['job'],
+    function () {
       const at = now();
       for (const [job, ms] of lastSuccessMs) this.set({ job }, Math.max(0, (at - ms) / 1000));
     },
-  });
+  );
 
   return {
     registry,

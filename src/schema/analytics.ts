@@ -1,6 +1,7 @@
-import { bigint, boolean, integer, jsonb, numeric, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, jsonb, numeric, pgSchema, text } from 'drizzle-orm/pg-core';
 
-const tz = { withTimezone: true, mode: 'date' } as const;
+import { marketOutcomeColumns, marketTimeColumns } from './marketStateColumns.js';
+import { timestampTz } from './timestampTz.js';
 
 /**
  * The read-only analyst surface (views and functions over `prediction`, see docs/queries.md).
@@ -40,17 +41,13 @@ export const marketLatest = analyticsSchema
     category: text('category'),
     eventTitle: text('event_title'),
     title: text('title'),
-    // Status, result and the trading times are as received: any value, or null when upstream sent none.
-    status: text('status'),
-    result: text('result'),
+    ...marketOutcomeColumns(),
     isTradable: boolean('is_tradable'),
-    openTime: timestamp('open_time', tz),
-    closeTime: timestamp('close_time', tz),
-    settlementTime: timestamp('settlement_time', tz),
-    firstSeenAt: timestamp('first_seen_at', tz).notNull(),
-    lastSeenAt: timestamp('last_seen_at', tz).notNull(),
-    quoteObservedAt: timestamp('quote_observed_at', tz),
-    quoteLastObservedAt: timestamp('quote_last_observed_at', tz),
+    ...marketTimeColumns(),
+    firstSeenAt: timestampTz('first_seen_at').notNull(),
+    lastSeenAt: timestampTz('last_seen_at').notNull(),
+    quoteObservedAt: timestampTz('quote_observed_at'),
+    quoteLastObservedAt: timestampTz('quote_last_observed_at'),
     ...quoteColumns(),
     /** Pricing volume, whole USD on the live service (same value as `volume`). */
     volumeUsd: numeric('volume_usd'),
@@ -62,9 +59,9 @@ export const marketLatest = analyticsSchema
 export const priceHistory = analyticsSchema
   .view('price_history', {
     marketId: text('market_id').notNull(),
-    validFrom: timestamp('valid_from', tz).notNull(),
-    validTo: timestamp('valid_to', tz),
-    lastObservedAt: timestamp('last_observed_at', tz).notNull(),
+    validFrom: timestampTz('valid_from').notNull(),
+    validTo: timestampTz('valid_to'),
+    lastObservedAt: timestampTz('last_observed_at').notNull(),
     ...quoteColumns(),
     /** Pricing volume, whole USD on the live service (same value as `volume`). */
     volumeUsd: numeric('volume_usd'),
@@ -75,9 +72,9 @@ export const orderbookTop = analyticsSchema
   .view('orderbook_top', {
     marketId: text('market_id').notNull(),
     snapshotId: bigint('snapshot_id', { mode: 'number' }).notNull(),
-    validFrom: timestamp('valid_from', tz).notNull(),
-    validTo: timestamp('valid_to', tz),
-    lastObservedAt: timestamp('last_observed_at', tz).notNull(),
+    validFrom: timestampTz('valid_from').notNull(),
+    validTo: timestampTz('valid_to'),
+    lastObservedAt: timestampTz('last_observed_at').notNull(),
     isNull: boolean('is_null').notNull(),
     bestYesBidCents: numeric('best_yes_bid_cents'),
     bestNoBidCents: numeric('best_no_bid_cents'),
@@ -100,7 +97,7 @@ export const orderbookDepth = analyticsSchema
   .view('orderbook_depth', {
     marketId: text('market_id').notNull(),
     snapshotId: bigint('snapshot_id', { mode: 'number' }).notNull(),
-    validFrom: timestamp('valid_from', tz).notNull(),
+    validFrom: timestampTz('valid_from').notNull(),
     yesSide: text('yes_side').notNull(),
     levelRank: bigint('level_rank', { mode: 'number' }).notNull(),
     yesPriceCents: numeric('yes_price_cents').notNull(),
@@ -121,17 +118,14 @@ export const marketResolutions = analyticsSchema
     provider: text('provider').notNull(),
     category: text('category'),
     title: text('title'),
-    status: text('status'),
-    result: text('result'),
+    ...marketOutcomeColumns(),
     isSettled: boolean('is_settled').notNull(),
-    openTime: timestamp('open_time', tz),
-    closeTime: timestamp('close_time', tz),
-    settlementTime: timestamp('settlement_time', tz),
-    firstSeenAt: timestamp('first_seen_at', tz).notNull(),
-    closedFirstObservedAt: timestamp('closed_first_observed_at', tz),
-    settlementTimeFirstObservedAt: timestamp('settlement_time_first_observed_at', tz),
-    settledLastPendingObservedAt: timestamp('settled_last_pending_observed_at', tz),
-    settledFirstObservedAt: timestamp('settled_first_observed_at', tz),
+    ...marketTimeColumns(),
+    firstSeenAt: timestampTz('first_seen_at').notNull(),
+    closedFirstObservedAt: timestampTz('closed_first_observed_at'),
+    settlementTimeFirstObservedAt: timestampTz('settlement_time_first_observed_at'),
+    settledLastPendingObservedAt: timestampTz('settled_last_pending_observed_at'),
+    settledFirstObservedAt: timestampTz('settled_first_observed_at'),
     settlementLagSeconds: numeric('settlement_lag_seconds'),
     observedSettlementLagMinSeconds: numeric('observed_settlement_lag_min_seconds'),
     observedSettlementLagMaxSeconds: numeric('observed_settlement_lag_max_seconds'),
@@ -145,13 +139,13 @@ export const dataCoverage = analyticsSchema
     runStatus: text('run_status').notNull(),
     provider: text('provider').notNull(),
     category: text('category').notNull(),
-    startedAt: timestamp('started_at', tz).notNull(),
-    finishedAt: timestamp('finished_at', tz),
+    startedAt: timestampTz('started_at').notNull(),
+    finishedAt: timestampTz('finished_at'),
     durationSeconds: numeric('duration_seconds'),
     pages: integer('pages').notNull(),
     eventsSeen: integer('events_seen').notNull(),
     complete: boolean('complete').notNull(),
-    previousCompleteStartedAt: timestamp('previous_complete_started_at', tz),
+    previousCompleteStartedAt: timestampTz('previous_complete_started_at'),
     sincePreviousCompleteSeconds: numeric('since_previous_complete_seconds'),
     /** The crawl started before the retention horizon: the prices it saw were dropped. */
     historyAbsent: boolean('history_absent').notNull(),
@@ -162,10 +156,10 @@ export const dataCoverage = analyticsSchema
 export const historyHorizons = analyticsSchema
   .view('history_horizons', {
     tableName: text('table_name').notNull(),
-    horizon: timestamp('horizon', tz).notNull(),
+    horizon: timestampTz('horizon').notNull(),
     partitionsDropped: integer('partitions_dropped').notNull(),
     rowsDropped: bigint('rows_dropped', { mode: 'number' }).notNull(),
-    lastDroppedAt: timestamp('last_dropped_at', tz).notNull(),
+    lastDroppedAt: timestampTz('last_dropped_at').notNull(),
   })
   .existing();
 
@@ -175,12 +169,12 @@ export const dataFreshness = analyticsSchema
     category: text('category'),
     events: bigint('events', { mode: 'number' }).notNull(),
     activeEvents: bigint('active_events', { mode: 'number' }).notNull(),
-    eventsLastSeenAt: timestamp('events_last_seen_at', tz),
+    eventsLastSeenAt: timestampTz('events_last_seen_at'),
     markets: bigint('markets', { mode: 'number' }).notNull(),
     openMarkets: bigint('open_markets', { mode: 'number' }).notNull(),
-    marketsLastSeenAt: timestamp('markets_last_seen_at', tz),
-    lastCompleteCrawlStartedAt: timestamp('last_complete_crawl_started_at', tz),
-    lastCompleteCrawlFinishedAt: timestamp('last_complete_crawl_finished_at', tz),
+    marketsLastSeenAt: timestampTz('markets_last_seen_at'),
+    lastCompleteCrawlStartedAt: timestampTz('last_complete_crawl_started_at'),
+    lastCompleteCrawlFinishedAt: timestampTz('last_complete_crawl_finished_at'),
   })
   .existing();
 
@@ -192,8 +186,8 @@ export const upstreamDrift = analyticsSchema
     kind: text('kind').notNull(),
     path: text('path').notNull(),
     detail: text('detail').notNull(),
-    firstSeenAt: timestamp('first_seen_at', tz).notNull(),
-    lastSeenAt: timestamp('last_seen_at', tz).notNull(),
+    firstSeenAt: timestampTz('first_seen_at').notNull(),
+    lastSeenAt: timestampTz('last_seen_at').notNull(),
     recordsSeen: bigint('records_seen', { mode: 'number' }).notNull(),
     isCurrent: boolean('is_current').notNull(),
     example: jsonb('example').notNull(),
@@ -204,9 +198,9 @@ export const tradeCoverage = analyticsSchema
   .view('trade_coverage', {
     pollId: bigint('poll_id', { mode: 'number' }).notNull(),
     runId: bigint('run_id', { mode: 'number' }),
-    polledAt: timestamp('polled_at', tz).notNull(),
-    coversFrom: timestamp('covers_from', tz).notNull(),
-    coversTo: timestamp('covers_to', tz).notNull(),
+    polledAt: timestampTz('polled_at').notNull(),
+    coversFrom: timestampTz('covers_from').notNull(),
+    coversTo: timestampTz('covers_to').notNull(),
     gapBefore: boolean('gap_before').notNull(),
     tradesSeen: integer('trades_seen').notNull(),
     tradesNew: integer('trades_new').notNull(),
@@ -218,14 +212,14 @@ export const tradesWithMid = analyticsSchema
     tradeId: text('trade_id').notNull(),
     marketId: text('market_id').notNull(),
     eventId: text('event_id'),
-    tradedAt: timestamp('traded_at', tz).notNull(),
+    tradedAt: timestampTz('traded_at').notNull(),
     action: text('action').notNull(),
     side: text('side').notNull(),
     priceUsd: numeric('price_usd').notNull(),
     amountUsd: numeric('amount_usd').notNull(),
     yesPriceUsd: numeric('yes_price_usd'),
     quotedYesMidUsd: numeric('quoted_yes_mid_usd'),
-    quoteObservedAt: timestamp('quote_observed_at', tz),
+    quoteObservedAt: timestampTz('quote_observed_at'),
     yesPriceMinusMidUsd: numeric('yes_price_minus_mid_usd'),
   })
   .existing();

@@ -1,8 +1,7 @@
-import { doublePrecision, integer, text, timestamp } from 'drizzle-orm/pg-core';
+import { doublePrecision, integer, text } from 'drizzle-orm/pg-core';
 
 import { predictionSchema } from './predictionSchema.js';
-
-const tz = { withTimezone: true, mode: 'date' } as const;
+import { timestampTz } from './timestampTz.js';
 
 /**
  * What each market's order-book fetches found, one row a market: the sweep's evidence for the
@@ -15,7 +14,7 @@ const tz = { withTimezone: true, mode: 'date' } as const;
 export const bookFetches = predictionSchema.table('book_fetches', {
   marketId: text('market_id').primaryKey(),
   /** When the latest fetch's answer arrived. */
-  lastFetchedAt: timestamp('last_fetched_at', tz).notNull(),
+  lastFetchedAt: timestampTz('last_fetched_at').notNull(),
   fetches: integer('fetches').notNull().default(0),
   changedFetches: integer('changed_fetches').notNull().default(0),
   unchangedFetches: integer('unchanged_fetches').notNull().default(0),

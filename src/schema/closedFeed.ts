@@ -1,9 +1,8 @@
-import { bigint, index, integer, jsonb, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, primaryKey, text } from 'drizzle-orm/pg-core';
 
 import { ingestRuns } from './ingest.js';
 import { predictionSchema } from './predictionSchema.js';
-
-const tz = { withTimezone: true, mode: 'date' } as const;
+import { timestampTz } from './timestampTz.js';
 
 /**
  * How far GET /events/closed has been read, per provider: the next read asks for events updated
@@ -13,12 +12,12 @@ const tz = { withTimezone: true, mode: 'date' } as const;
 export const closedFeedWatermarks = predictionSchema.table('closed_feed_watermarks', {
   provider: text('provider').primaryKey(),
   /** The `timestamp` the service gave the first page of the last complete read (else when it was asked). */
-  readThrough: timestamp('read_through', tz).notNull(),
+  readThrough: timestampTz('read_through').notNull(),
   /** Pages and events of that read: what `plan` expects the next one to take. */
   pages: integer('pages').notNull(),
   eventsSeen: integer('events_seen').notNull(),
   runId: bigint('run_id', { mode: 'number' }).references(() => ingestRuns.runId),
-  updatedAt: timestamp('updated_at', tz).notNull(),
+  updatedAt: timestampTz('updated_at').notNull(),
 });
 
 /**
@@ -29,7 +28,7 @@ export const closedFeedBackfills = predictionSchema.table(
   'closed_feed_backfills',
   {
     provider: text('provider').notNull(),
-    since: timestamp('since', tz).notNull(),
+    since: timestampTz('since').notNull(),
     nextStart: integer('next_start').notNull(),
     /** The service's `pagination.total` on the last page read. */
     total: integer('total').notNull(),
@@ -38,10 +37,10 @@ export const closedFeedBackfills = predictionSchema.table(
      * The earliest close or settlement among the markets answered so far: when it lies well after
      * `since`, the service answered less far back than asked.
      */
-    oldestEndedAt: timestamp('oldest_ended_at', tz),
-    startedAt: timestamp('started_at', tz).notNull(),
-    updatedAt: timestamp('updated_at', tz).notNull(),
-    finishedAt: timestamp('finished_at', tz),
+    oldestEndedAt: timestampTz('oldest_ended_at'),
+    startedAt: timestampTz('started_at').notNull(),
+    updatedAt: timestampTz('updated_at').notNull(),
+    finishedAt: timestampTz('finished_at'),
   },
   (t) => [primaryKey({ columns: [t.provider, t.since] })],
 );
@@ -61,7 +60,7 @@ export const categoryCounts = predictionSchema.table(
     eventCount: integer('event_count').notNull(),
     /** [{subcategory, eventCount}] as the service counted them. */
     subcategories: jsonb('subcategories').notNull(),
-    observedAt: timestamp('observed_at', tz).notNull(),
+    observedAt: timestampTz('observed_at').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.runId, t.provider, t.category] }),

@@ -1,9 +1,8 @@
-import { boolean, index, numeric, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, numeric, text } from 'drizzle-orm/pg-core';
 
 import { observedRecordColumns } from './observedRecordColumns.js';
 import { predictionSchema } from './predictionSchema.js';
-
-const tz = { withTimezone: true, mode: 'date' } as const;
+import { timestampTz } from './timestampTz.js';
 
 /** Current state of every event ever listed; its changes over time live in event_state_history. */
 export const events = predictionSchema.table(
@@ -25,7 +24,7 @@ export const events = predictionSchema.table(
     isTrending: boolean('is_trending'),
     isRecommended: boolean('is_recommended'),
     winner: text('winner'),
-    beginAt: timestamp('begin_at', tz),
+    beginAt: timestampTz('begin_at'),
     tvlUsd: numeric('tvl_usd'),
     volumeUsd: numeric('volume_usd'),
     ...observedRecordColumns(),

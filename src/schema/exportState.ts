@@ -1,8 +1,7 @@
-import { bigint, date, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, date, primaryKey, text } from 'drizzle-orm/pg-core';
 
 import { predictionSchema } from './predictionSchema.js';
-
-const tz = { withTimezone: true, mode: 'date' } as const;
+import { timestampTz } from './timestampTz.js';
 
 /**
  * What `export` last wrote into an output directory, per exported table: the horizon past which
@@ -18,7 +17,7 @@ export const exportWatermarks = predictionSchema.table(
     tableName: text('table_name').notNull(),
     /** pg_snapshot_xmin of the export's snapshot (an xid8): rows written by older transactions are all in the files. */
     snapshotXmin: bigint('snapshot_xmin', { mode: 'number' }).notNull(),
-    exportedAt: timestamp('exported_at', tz).notNull(),
+    exportedAt: timestampTz('exported_at').notNull(),
     /** package.json version of the exporter that wrote it. */
     exporterVersion: text('exporter_version').notNull(),
     /**
@@ -43,9 +42,9 @@ export const exportPartitions = predictionSchema.table(
     /** Size of its Parquet file; 0 when the day has no rows (and no file). */
     fileBytes: bigint('file_bytes', { mode: 'number' }).notNull(),
     /** Earliest and latest value of the partition column in it (null when empty). */
-    minAt: timestamp('min_at', tz),
-    maxAt: timestamp('max_at', tz),
-    writtenAt: timestamp('written_at', tz).notNull(),
+    minAt: timestampTz('min_at'),
+    maxAt: timestampTz('max_at'),
+    writtenAt: timestampTz('written_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.outDir, t.tableName, t.day] })],
 );

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 
 import { predictionSchema } from './predictionSchema.js';
-
-const tz = { withTimezone: true, mode: 'date' } as const;
+import { timestampTz } from './timestampTz.js';
 
 /** One row per job execution, with its accounting. */
 export const ingestRuns = predictionSchema.table(
@@ -11,8 +10,8 @@ export const ingestRuns = predictionSchema.table(
   {
     runId: bigint('run_id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     job: text('job').notNull(),
-    startedAt: timestamp('started_at', tz).notNull(),
-    finishedAt: timestamp('finished_at', tz),
+    startedAt: timestampTz('started_at').notNull(),
+    finishedAt: timestampTz('finished_at'),
     status: text('status').notNull(),
     requests: integer('requests').notNull().default(0),
     /** Requests by endpoint and HTTP status, e.g. {"/events": {"200": 14, "429": 1}}. */
@@ -67,8 +66,8 @@ export const rejectedRecords = predictionSchema.table(
     reason: text('reason').notNull(),
     payload: jsonb('payload').notNull(),
     payloadHash: text('payload_hash').notNull(),
-    receivedAt: timestamp('received_at', tz).notNull(),
-    lastReceivedAt: timestamp('last_received_at', tz).notNull(),
+    receivedAt: timestampTz('received_at').notNull(),
+    lastReceivedAt: timestampTz('last_received_at').notNull(),
     lastRunId: bigint('last_run_id', { mode: 'number' }).references(() => ingestRuns.runId),
   },
   (t) => [
@@ -98,8 +97,8 @@ export const upstreamShapes = predictionSchema.table(
      */
     changes: jsonb('changes'),
     recordsSeen: bigint('records_seen', { mode: 'number' }).notNull(),
-    firstSeenAt: timestamp('first_seen_at', tz).notNull(),
-    lastSeenAt: timestamp('last_seen_at', tz).notNull(),
+    firstSeenAt: timestampTz('first_seen_at').notNull(),
+    lastSeenAt: timestampTz('last_seen_at').notNull(),
     firstRunId: bigint('first_run_id', { mode: 'number' }).references(() => ingestRuns.runId),
     lastRunId: bigint('last_run_id', { mode: 'number' }).references(() => ingestRuns.runId),
   },
@@ -119,9 +118,9 @@ export const crawlCoverage = predictionSchema.table(
       .references(() => ingestRuns.runId),
     provider: text('provider').notNull(),
     category: text('category').notNull(),
-    startedAt: timestamp('started_at', tz).notNull(),
+    startedAt: timestampTz('started_at').notNull(),
     /** Null while the crawl runs, or forever if its process died. */
-    finishedAt: timestamp('finished_at', tz),
+    finishedAt: timestampTz('finished_at'),
     pages: integer('pages').notNull().default(0),
     eventsSeen: integer('events_seen').notNull().default(0),
     /** True once the listing was paged to its end (hasNext false); an aborted crawl covered only part of it. */

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, text } from 'drizzle-orm/pg-core';
 
 import { events } from './events.js';
+import { marketOutcomeColumns, marketTimeColumns } from './marketStateColumns.js';
 import { observedRecordColumns } from './observedRecordColumns.js';
 import { predictionSchema } from './predictionSchema.js';
-
-const tz = { withTimezone: true, mode: 'date' } as const;
+import { timestampTz } from './timestampTz.js';
 
 /** Current state of every market ever seen; its status/result/settlement changes live in market_state_history. */
 export const markets = predictionSchema.table(
@@ -22,16 +22,11 @@ export const markets = predictionSchema.table(
     rulesPrimary: text('rules_primary'),
     rulesSecondary: text('rules_secondary'),
     isTradable: boolean('is_tradable'),
-    // Status, result and the trading times are stored as received: an unfamiliar value (a status
-    // "cancelled", a result "void") or a missing one is kept and tagged in `drift`, not rejected.
-    status: text('status'),
-    result: text('result'),
-    openTime: timestamp('open_time', tz),
-    closeTime: timestamp('close_time', tz),
-    settlementTime: timestamp('settlement_time', tz),
+    ...marketOutcomeColumns(),
+    ...marketTimeColumns(),
     ...observedRecordColumns(),
     /** Last time the market's own detail (GET /markets/{id}) was fetched; null if never. */
-    detailFetchedAt: timestamp('detail_fetched_at', tz),
+    detailFetchedAt: timestampTz('detail_fetched_at'),
   },
   (t) => [
     index('markets_event_id_idx').on(t.eventId),

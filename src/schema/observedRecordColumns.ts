@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { jsonb, text, timestamp } from 'drizzle-orm/pg-core';
+import { jsonb, text } from 'drizzle-orm/pg-core';
 
-const tz = { withTimezone: true, mode: 'date' } as const;
+import { timestampTz } from './timestampTz.js';
 
 /**
  * The columns of a table that keeps the current state of upstream records (events, markets),
@@ -16,10 +16,10 @@ export const observedRecordColumns = () => ({
     .array()
     .notNull()
     .default(sql`'{}'::text[]`),
-  firstSeenAt: timestamp('first_seen_at', tz).notNull(),
-  lastSeenAt: timestamp('last_seen_at', tz).notNull(),
+  firstSeenAt: timestampTz('first_seen_at').notNull(),
+  lastSeenAt: timestampTz('last_seen_at').notNull(),
   /** Last time any stored value of the row changed (last_seen_at moves on every observation). */
-  changedAt: timestamp('changed_at', tz).notNull(),
+  changedAt: timestampTz('changed_at').notNull(),
   /** Hash of the record's values as last received: an identical record is recognised without sending it whole. */
   contentHash: text('content_hash'),
 });

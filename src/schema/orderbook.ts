@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, integer, numeric, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, numeric, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
 
 import { predictionSchema } from './predictionSchema.js';
-
-const tz = { withTimezone: true, mode: 'date' } as const;
+import { timestampTz } from './timestampTz.js';
 
 /**
  * A distinct order book of a market, first seen at observed_at and last confirmed at
@@ -24,8 +23,8 @@ export const orderbookSnapshots = predictionSchema.table(
       .notNull()
       .default(sql`nextval('prediction.orderbook_snapshots_snapshot_id_seq')`),
     marketId: text('market_id').notNull(),
-    observedAt: timestamp('observed_at', tz).notNull(),
-    lastObservedAt: timestamp('last_observed_at', tz).notNull(),
+    observedAt: timestampTz('observed_at').notNull(),
+    lastObservedAt: timestampTz('last_observed_at').notNull(),
     yesLevels: integer('yes_levels').notNull(),
     noLevels: integer('no_levels').notNull(),
     contentHash: text('content_hash').notNull(),

@@ -1,8 +1,7 @@
-import { numeric, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { numeric, primaryKey, text } from 'drizzle-orm/pg-core';
 
 import { predictionSchema } from './predictionSchema.js';
-
-const tz = { withTimezone: true, mode: 'date' } as const;
+import { timestampTz } from './timestampTz.js';
 
 /**
  * Change-only price history: a row per distinct set of values, first seen at observed_at and
@@ -14,8 +13,8 @@ export const pricingSnapshots = predictionSchema.table(
   'pricing_snapshots',
   {
     marketId: text('market_id').notNull(),
-    observedAt: timestamp('observed_at', tz).notNull(),
-    lastObservedAt: timestamp('last_observed_at', tz).notNull(),
+    observedAt: timestampTz('observed_at').notNull(),
+    lastObservedAt: timestampTz('last_observed_at').notNull(),
     buyYesMicroUsd: numeric('buy_yes_micro_usd'),
     buyNoMicroUsd: numeric('buy_no_micro_usd'),
     sellYesMicroUsd: numeric('sell_yes_micro_usd'),

@@ -1,8 +1,7 @@
-import { bigint, integer, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, integer, primaryKey, text } from 'drizzle-orm/pg-core';
 
 import { predictionSchema } from './predictionSchema.js';
-
-const tz = { withTimezone: true, mode: 'date' } as const;
+import { timestampTz } from './timestampTz.js';
 
 /**
  * Every partition the retention setting dropped: what was there and when it went. The latest
@@ -15,12 +14,12 @@ export const droppedPartitions = predictionSchema.table(
     /** The partitioned table, e.g. pricing_snapshots. */
     tableName: text('table_name').notNull(),
     partitionName: text('partition_name').notNull(),
-    rangeStart: timestamp('range_start', tz).notNull(),
-    rangeEnd: timestamp('range_end', tz).notNull(),
+    rangeStart: timestampTz('range_start').notNull(),
+    rangeEnd: timestampTz('range_end').notNull(),
     rowCount: bigint('row_count', { mode: 'number' }).notNull(),
     /** PREDICTION_RETENTION_MONTHS when it was dropped. */
     retentionMonths: integer('retention_months').notNull(),
-    droppedAt: timestamp('dropped_at', tz).notNull().defaultNow(),
+    droppedAt: timestampTz('dropped_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.tableName, t.rangeStart] })],
 );

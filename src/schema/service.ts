@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, integer, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, integer, primaryKey, text } from 'drizzle-orm/pg-core';
 
 import { predictionSchema } from './predictionSchema.js';
-
-const tz = { withTimezone: true, mode: 'date' } as const;
+import { timestampTz } from './timestampTz.js';
 
 /**
  * One row per scheduled tick of a job that some instance claimed: with several instances on one
@@ -13,9 +12,9 @@ export const jobTicks = predictionSchema.table(
   'job_ticks',
   {
     job: text('job').notNull(),
-    tickAt: timestamp('tick_at', tz).notNull(),
+    tickAt: timestampTz('tick_at').notNull(),
     instanceId: text('instance_id').notNull(),
-    claimedAt: timestamp('claimed_at', tz).notNull(),
+    claimedAt: timestampTz('claimed_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.job, t.tickAt] })],
 );
@@ -26,8 +25,8 @@ export const jobTicks = predictionSchema.table(
  */
 export const upstreamSources = predictionSchema.table('upstream_sources', {
   apiUrl: text('api_url').primaryKey(),
-  firstUsedAt: timestamp('first_used_at', tz).notNull(),
-  lastUsedAt: timestamp('last_used_at', tz).notNull(),
+  firstUsedAt: timestampTz('first_used_at').notNull(),
+  lastUsedAt: timestampTz('last_used_at').notNull(),
 });
 
 /**
@@ -41,8 +40,8 @@ export const jobLeases = predictionSchema.table('job_leases', {
   name: text('name').primaryKey(),
   holder: text('holder').notNull(),
   token: bigint('token', { mode: 'number' }).notNull(),
-  acquiredAt: timestamp('acquired_at', tz).notNull(),
-  expiresAt: timestamp('expires_at', tz).notNull(),
+  acquiredAt: timestampTz('acquired_at').notNull(),
+  expiresAt: timestampTz('expires_at').notNull(),
 });
 
 /**
@@ -64,7 +63,7 @@ export const serviceSettings = predictionSchema.table(
     /** Always true: the table holds one row. */
     singleton: boolean('singleton').primaryKey().default(true),
     instanceId: text('instance_id').notNull(),
-    startedAt: timestamp('started_at', tz).notNull(),
+    startedAt: timestampTz('started_at').notNull(),
     crawlSchedule: text('crawl_schedule').notNull(),
     tradesSchedule: text('trades_schedule').notNull(),
     detailsSchedule: text('details_schedule').notNull(),

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 
+import { marketOutcomeColumns } from './marketStateColumns.js';
 import { predictionSchema } from './predictionSchema.js';
-
-const tz = { withTimezone: true, mode: 'date' } as const;
+import { timestampTz } from './timestampTz.js';
 
 /**
  * One row per distinct (status, result, settlement_time) a market has had, valid over
@@ -14,12 +14,10 @@ export const marketStateHistory = predictionSchema.table(
   'market_state_history',
   {
     marketId: text('market_id').notNull(),
-    /** As received, like markets.status: null when the record had none. */
-    status: text('status'),
-    result: text('result'),
-    settlementTime: timestamp('settlement_time', tz),
-    validFrom: timestamp('valid_from', tz).notNull(),
-    validTo: timestamp('valid_to', tz),
+    ...marketOutcomeColumns(),
+    settlementTime: timestampTz('settlement_time'),
+    validFrom: timestampTz('valid_from').notNull(),
+    validTo: timestampTz('valid_to'),
   },
   (t) => [
     primaryKey({ columns: [t.marketId, t.validFrom] }),
@@ -40,8 +38,8 @@ export const eventStateHistory = predictionSchema.table(
     isActive: boolean('is_active'),
     isLive: boolean('is_live'),
     winner: text('winner'),
-    validFrom: timestamp('valid_from', tz).notNull(),
-    validTo: timestamp('valid_to', tz),
+    validFrom: timestampTz('valid_from').notNull(),
+    validTo: timestampTz('valid_to'),
   },
   (t) => [
     primaryKey({ columns: [t.eventId, t.validFrom] }),

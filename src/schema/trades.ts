@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, numeric, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, numeric, primaryKey, text } from 'drizzle-orm/pg-core';
 
 import { predictionSchema } from './predictionSchema.js';
-
-const tz = { withTimezone: true, mode: 'date' } as const;
+import { timestampTz } from './timestampTz.js';
 
 /**
  * Fills of the service's trade feed (GET /trades), one row per trade however many polls saw it.
@@ -14,7 +13,7 @@ export const trades = predictionSchema.table(
   'trades',
   {
     marketId: text('market_id').notNull(),
-    tradedAt: timestamp('traded_at', tz).notNull(),
+    tradedAt: timestampTz('traded_at').notNull(),
     tradeId: text('trade_id').notNull(),
     eventId: text('event_id'),
     /** buy or sell, as received. */
@@ -25,7 +24,7 @@ export const trades = predictionSchema.table(
     amountMicroUsd: numeric('amount_micro_usd').notNull(),
     ownerPubkey: text('owner_pubkey'),
     /** When the first poll that carried it arrived. */
-    observedAt: timestamp('observed_at', tz).notNull(),
+    observedAt: timestampTz('observed_at').notNull(),
     drift: text('drift')
       .array()
       .notNull()
@@ -46,14 +45,14 @@ export const tradePolls = predictionSchema.table(
     pollId: bigint('poll_id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     /** The run that polled (ingest_runs.run_id); no foreign key, so that old runs can be pruned on their own. */
     runId: bigint('run_id', { mode: 'number' }),
-    polledAt: timestamp('polled_at', tz).notNull(),
+    polledAt: timestampTz('polled_at').notNull(),
     /** Rows of the answer that were stored or already known (quarantined rows not counted). */
     tradesSeen: integer('trades_seen').notNull(),
     /** Of those, the trades no earlier poll had stored. */
     tradesNew: integer('trades_new').notNull(),
     /** From this instant to covers_to, every trade of the feed was seen. */
-    coversFrom: timestamp('covers_from', tz).notNull(),
-    coversTo: timestamp('covers_to', tz).notNull(),
+    coversFrom: timestampTz('covers_from').notNull(),
+    coversTo: timestampTz('covers_to').notNull(),
     /** True when trades between the previous poll's covers_to and this covers_from may be missing (and for the first poll). */
     gapBefore: boolean('gap_before').notNull(),
   },

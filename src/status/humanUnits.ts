@@ -5,7 +5,11 @@ const DURATION_UNITS = [
   [1, 's'],
 ] as const;
 
-/** A duration for a person, in its two largest units: `45s`, `9m 5s`, `20m`, `2h 3m`, `3d 4h`. Negative spans read as `0s`. */
+/**
+ * A duration for a person, in its two largest units: `45s`, `9m 5s`, `20m`, `2h 3m`, `3d 4h`. Negative
+ * spans read as `0s`. The reports (`status`, `plan`) and the probes' details (ops/checkAge.ts) all say
+ * durations this way.
+ */
 export function humanDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   if (s < 60) return `${s}s`;

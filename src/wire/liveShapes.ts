@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { centLevelSchema, dollarLevelSchema } from './orderBook.js';
 import { idString, label, storableText, text } from './primitives.js';
-import { microUsdPrice, specSeconds } from './specShapes.js';
+import { specPricingSchema, specSeconds } from './specShapes.js';
 
 /**
  * What the live service sends today (docs/upstream/live-service.md), exact: every key seen and no
@@ -15,14 +15,11 @@ const isoUtc = z.iso.datetime();
 /** Micro-USD as a string of digits ("26003599000000"). */
 const microUsdText = z.string().regex(/^\d+$/);
 
-/** `market.pricing`: micro-USD integers, all four 0 on a closed market (no quote); `volume` in whole dollars. */
-export const livePricingSchema = z.strictObject({
-  buyYesPriceUsd: microUsdPrice,
-  buyNoPriceUsd: microUsdPrice,
-  sellYesPriceUsd: microUsdPrice,
-  sellNoPriceUsd: microUsdPrice,
-  volume: z.int().nonnegative(),
-});
+/**
+ * `market.pricing`: the spec's micro-USD prices (all four 0 on a closed market: no quote), but
+ * `volume` only in whole dollars.
+ */
+export const livePricingSchema = specPricingSchema.extend({ volume: z.int().nonnegative() });
 
 /** One of `marketOptions`: a flag, true on the Yes option (the July recordings; the 2026-07-02 OpenAPI types it boolean). */
 export const liveMarketOptionSchema = z.strictObject({ label: text, buyYes: z.boolean() });

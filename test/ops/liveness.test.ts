@@ -26,8 +26,8 @@ describe('liveness', () => {
     expect(liveness.check()).toEqual({
       live: true,
       checks: {
-        'job:orderbooks': { ok: true, detail: 'no progress yet; within the start-up grace of 180 s (0 s elapsed)' },
-        'job:crawl': { ok: true, detail: 'no progress yet; within the start-up grace of 1800 s (0 s elapsed)' },
+        'job:orderbooks': { ok: true, detail: 'no progress yet; within the start-up grace of 3m (0s elapsed)' },
+        'job:crawl': { ok: true, detail: 'no progress yet; within the start-up grace of 30m (0s elapsed)' },
       },
     });
 
@@ -35,14 +35,14 @@ describe('liveness', () => {
     clock.now = START + 3 * MINUTE + 1;
     let result = liveness.check();
     expect(result.live).toBe(true);
-    expect(result.checks['job:orderbooks']).toEqual({ ok: false, detail: 'no progress in the 180 s since start (allowed 180 s)' });
+    expect(result.checks['job:orderbooks']).toEqual({ ok: false, detail: 'no progress in the 3m since start (allowed 3m)' });
 
     clock.now = START + 30 * MINUTE;
     expect(liveness.check().live).toBe(true);
     clock.now = START + 30 * MINUTE + 1;
     result = liveness.check();
     expect(result.live).toBe(false);
-    expect(result.checks['job:crawl']).toEqual({ ok: false, detail: 'no progress in the 1800 s since start (allowed 1800 s)' });
+    expect(result.checks['job:crawl']).toEqual({ ok: false, detail: 'no progress in the 30m since start (allowed 30m)' });
   });
 
   it('stays live while any job makes progress within its allowance, and not after every one stalled', () => {
@@ -57,23 +57,23 @@ describe('liveness', () => {
       liveness.markProgress('orderbooks');
       expect(liveness.check().live).toBe(true);
     }
-    expect(liveness.check().checks['job:crawl']).toEqual({ ok: false, detail: 'last progress 2340 s ago, more than the 1800 s allowed' });
+    expect(liveness.check().checks['job:crawl']).toEqual({ ok: false, detail: 'last progress 39m ago, more than the 30m allowed' });
 
     // Then the order books stop too (a tick still running, or every tick failing on the database).
     clock.now += 3 * MINUTE;
     let result = liveness.check();
     expect(result.live).toBe(true);
-    expect(result.checks['job:orderbooks']).toEqual({ ok: true, detail: 'last progress 180 s ago (allowed 180 s)' });
+    expect(result.checks['job:orderbooks']).toEqual({ ok: true, detail: 'last progress 3m ago (allowed 3m)' });
     clock.now += 1;
     result = liveness.check();
     expect(result.live).toBe(false);
-    expect(result.checks['job:orderbooks']).toEqual({ ok: false, detail: 'last progress 180 s ago, more than the 180 s allowed' });
+    expect(result.checks['job:orderbooks']).toEqual({ ok: false, detail: 'last progress 3m ago, more than the 3m allowed' });
 
     // Any job moving again makes the process live again.
     liveness.markProgress('crawl');
     result = liveness.check();
     expect(result.live).toBe(true);
-    expect(result.checks['job:crawl']).toEqual({ ok: true, detail: 'last progress 0 s ago (allowed 1800 s)' });
+    expect(result.checks['job:crawl']).toEqual({ ok: true, detail: 'last progress 0s ago (allowed 30m)' });
   });
 
   it('takes the number of periods allowed as an option', () => {
@@ -131,8 +131,8 @@ describe('/healthz', () => {
       body: {
         status: 'stalled',
         checks: {
-          'job:orderbooks': { ok: false, detail: 'no progress in the 1860 s since start (allowed 180 s)' },
-          'job:crawl': { ok: false, detail: 'no progress in the 1860 s since start (allowed 1800 s)' },
+          'job:orderbooks': { ok: false, detail: 'no progress in the 31m since start (allowed 3m)' },
+          'job:crawl': { ok: false, detail: 'no progress in the 31m since start (allowed 30m)' },
         },
       },
     });

@@ -203,7 +203,7 @@ describe('the service on the live shapes, crawling every category', () => {
       const ready = await readyz(service.opsUrl);
       expect(ready.status).toBe(200);
       expect(ready.body.checks['job:crawl']!.ok).toBe(true);
-      expect(ready.body.checks['job:crawl']!.detail).toMatch(/^last success \d+ s ago/);
+      expect(ready.body.checks['job:crawl']!.detail).toMatch(/^last success \d+[smh]( \d+[sm])? ago/);
     } finally {
       sim.faults.set({ malformedRate: 0 });
       await service.stop();

@@ -6,26 +6,17 @@
  */
 import type { Market202602, Market202603, OrderBook202603 } from '../../wire/legacyShapes.js';
 import type { SpecOrderBook } from '../../wire/specShapes.js';
-import { centsAsDollars, MICRO_PER_USD } from '../world/money.js';
+import { centsAsDollars } from '../world/money.js';
 import { unitHash } from '../world/prng.js';
 import { servedSec } from '../world/servedTime.js';
 import type { SimMarket } from '../world/simTypes.js';
-import { marketDescription, marketRules } from '../world/wire.js';
+import { marketDescription, marketHead, marketRules, quotePrices } from '../world/wire.js';
 import type { WorldState } from '../world/worldState.js';
 import { resultPubkey } from './fakeIdentifiers.js';
 import { isTeamMarket, volumeDollars } from './liveMarket.js';
 
-function specPrices(m: SimMarket) {
-  return {
-    buyYesPriceUsd: m.askMicroUsd,
-    buyNoPriceUsd: MICRO_PER_USD - m.bidMicroUsd,
-    sellYesPriceUsd: m.bidMicroUsd,
-    sellNoPriceUsd: MICRO_PER_USD - m.askMicroUsd,
-  };
-}
-
 export function renderMarket202602(state: WorldState, m: SimMarket, detail: boolean): Market202602 {
-  const p = specPrices(m);
+  const p = quotePrices(m.bidMicroUsd, m.askMicroUsd);
   const volume = volumeDollars(m);
   // Not modelled by the world: stable shares of the volume, so they change only when it does.
   const openInterest = Math.floor((m.volumeCenti / 100) * (0.1 + 0.4 * unitHash(state.seed, 'open-interest', m.marketId)));
@@ -51,11 +42,7 @@ export function renderMarket202602(state: WorldState, m: SimMarket, detail: bool
 
 export function renderMarket202603(state: WorldState, m: SimMarket): Market202603 {
   return {
-    marketId: m.marketId,
-    status: m.status,
-    result: m.result,
-    openTime: servedSec(state, m.openTimeSec),
-    closeTime: servedSec(state, m.closeTimeSec),
+    ...marketHead(state, m),
     resolveAt: m.result === null ? null : servedSec(state, m.settlementTimeSec),
     marketResultPubkey: m.result === null ? null : resultPubkey(state.seed, m.marketId),
     metadata: {
@@ -68,7 +55,7 @@ export function renderMarket202603(state: WorldState, m: SimMarket): Market20260
       isTeamMarket: isTeamMarket(state.eventsById.get(m.eventId)!),
       rulesPrimary: marketRules(m).rulesPrimary,
     },
-    pricing: { ...specPrices(m), volume: volumeDollars(m) },
+    pricing: { ...quotePrices(m.bidMicroUsd, m.askMicroUsd), volume: volumeDollars(m) },
   };
 }
 

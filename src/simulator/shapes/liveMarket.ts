@@ -8,7 +8,7 @@ import { MICRO_PER_USD } from '../world/money.js';
 import { unitHash } from '../world/prng.js';
 import { servedMs, servedSec } from '../world/servedTime.js';
 import type { SimEvent, SimMarket } from '../world/simTypes.js';
-import { marketRules } from '../world/wire.js';
+import { marketRules, quotePrices } from '../world/wire.js';
 import type { WorldState } from '../world/worldState.js';
 import { clobTokenIds, resultPubkey } from './fakeIdentifiers.js';
 import { emptyBookSide } from './liveBook.js';
@@ -30,7 +30,7 @@ export function livePricing(seed: number, m: SimMarket): LivePricing {
   const empty = m.hasBook ? emptyBookSide(seed, m.marketId) : null;
   const bid = empty === 'yes' ? 0 : m.bidMicroUsd;
   const ask = empty === 'no' ? MICRO_PER_USD : m.askMicroUsd;
-  return { buyYesPriceUsd: ask, buyNoPriceUsd: MICRO_PER_USD - bid, sellYesPriceUsd: bid, sellNoPriceUsd: MICRO_PER_USD - ask, volume };
+  return { ...quotePrices(bid, ask), volume };
 }
 
 /**

@@ -45,15 +45,32 @@ export function marketDescription(m: SimMarket): string {
   return `Resolves YES if "${m.title}" is the outcome by ${dateText(m.closeTimeSec)}; otherwise NO.`;
 }
 
-export function renderMarket(state: WorldState, m: SimMarket): SpecMarket {
-  const volume = m.volumeCenti / 100;
-  const rules = marketRules(m);
+/** The four prices of a quote, micro-USD: YES bought at the ask and sold at the bid, NO the other way round. */
+export function quotePrices(bidMicroUsd: number, askMicroUsd: number) {
+  return {
+    buyYesPriceUsd: askMicroUsd,
+    buyNoPriceUsd: MICRO_PER_USD - bidMicroUsd,
+    sellYesPriceUsd: bidMicroUsd,
+    sellNoPriceUsd: MICRO_PER_USD - askMicroUsd,
+  };
+}
+
+/** What a market leads with in the spec's shape and the 2026-03 one: its id, its state and its trading times as served. */
+export function marketHead(state: WorldState, m: SimMarket) {
   return {
     marketId: m.marketId,
     status: m.status,
     result: m.result,
     openTime: servedSec(state, m.openTimeSec),
     closeTime: servedSec(state, m.closeTimeSec),
+  };
+}
+
+export function renderMarket(state: WorldState, m: SimMarket): SpecMarket {
+  const volume = m.volumeCenti / 100;
+  const rules = marketRules(m);
+  return {
+    ...marketHead(state, m),
     settlementTime: m.result === null ? m.settlementTimeSec : servedSec(state, m.settlementTimeSec),
     metadata: {
       marketId: m.marketId,
@@ -69,13 +86,7 @@ export function renderMarket(state: WorldState, m: SimMarket): SpecMarket {
       rulesPrimary: rules.rulesPrimary,
       rulesSecondary: rules.rulesSecondary,
     },
-    pricing: {
-      buyYesPriceUsd: m.askMicroUsd,
-      buyNoPriceUsd: MICRO_PER_USD - m.bidMicroUsd,
-      sellYesPriceUsd: m.bidMicroUsd,
-      sellNoPriceUsd: MICRO_PER_USD - m.askMicroUsd,
-      volume,
-    },
+    pricing: { ...quotePrices(m.bidMicroUsd, m.askMicroUsd), volume },
   };
 }
 
