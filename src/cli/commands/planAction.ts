@@ -1,5 +1,5 @@
 import { resolveClientOptions } from '../../api/client/PredictionClientOptions.js';
-import { planRateLimit } from '../../app/createClientFromConfig.js';
+import { planRateLimit } from '../../app/planRateLimit.js';
 import type { Config } from '../../config.js';
 import { HOW_TO_GET_DATA } from '../../domain/howToGetData.js';
 import { buildPlan } from '../../plan/buildPlan.js';
@@ -7,10 +7,10 @@ import { formatPlan } from '../../plan/formatPlan.js';
 import { readUniverse, type Universe } from '../../plan/readUniverse.js';
 import { selectServiceSettings, type ServiceSettings } from '../../sql/coordination/serviceSettings.js';
 import { selectBookCandidates } from '../../sql/targets/selectBookCandidates.js';
+import { booksPerBatch } from '../../sync/booksPerBatch.js';
+import { DEFAULT_BATCH_SIZE } from '../../sync/defaultBatchSize.js';
+import { hotListingPages } from '../../sync/hotListingPages.js';
 import type { JobName } from '../../sync/jobCatalog.js';
-import { hotListingPages } from '../../sync/readHotListings.js';
-import { DEFAULT_BATCH_SIZE } from '../../sync/runJob.js';
-import { booksPerBatch } from '../../sync/sweepOrderBooks.js';
 import { openReadOnlyDatabase } from '../openReadOnlyDatabase.js';
 
 /** The options of `plan`. */
