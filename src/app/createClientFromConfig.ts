@@ -1,9 +1,7 @@
 import { createPredictionClient, type PredictionClient, type PredictionClientOptions } from '../api/client/index.js';
 import type { Config } from '../config.js';
 import { isLoopback } from '../net/isLoopback.js';
-
-/** The client's rate limit for a plan of `rpm` requests per minute (`plan` replays the same). */
-export const planRateLimit = (rpm: number): NonNullable<PredictionClientOptions['rateLimit']> => ({ requests: rpm, windowMs: 60_000 });
+import { planRateLimit } from './planRateLimit.js';
 
 /**
  * The process's one API client, from the configuration. A loopback API URL can only be the

@@ -21,6 +21,7 @@ import { errorChainMessage } from '../errors/errorChainMessage.js';
 import { sanitizeText } from '../errors/sanitizeText.js';
 import { UpstreamMismatchError } from '../sql/admin/recordUpstream.js';
 import { CliError } from './cliError.js';
+import { commanderExitCode } from './commanderExitCode.js';
 import { ExitCode } from './exitCodes.js';
 
 export interface Classified {
@@ -47,8 +48,7 @@ export function classifyError(error: unknown, options: ClassifyOptions = {}): Cl
 }
 
 function classify(error: unknown): Classified {
-  // Help and version requests are not errors; anything else commander rejects is a usage error.
-  if (error instanceof CommanderError) return { exitCode: error.exitCode === 0 ? ExitCode.ok : ExitCode.usage, message: error.message };
+  if (error instanceof CommanderError) return { exitCode: commanderExitCode(error), message: error.message };
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   if (error instanceof ConfigError) return { exitCode: ExitCode.usage, message: error.message };
   if (error instanceof ClockSkewError) return { exitCode: ExitCode.clockSkew, message: error.message };

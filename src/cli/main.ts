@@ -1,11 +1,9 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 
-import { getConfig } from '../config.js';
-import { configSecrets } from '../configSecrets.js';
-import { createSecretRedactor, type Redact } from '../errors/createSecretRedactor.js';
-import { sanitizeText } from '../errors/sanitizeText.js';
-import { classifyError } from './classifyError.js';
+import type { Config } from '../config.js';
+import type { Redact } from '../errors/createSecretRedactor.js';
+import { commanderExitCode } from './commanderExitCode.js';
 import { registerBackfill } from './commands/backfill.js';
 import { registerDemo } from './commands/demo.js';
 import { registerExplore } from './commands/explore.js';
@@ -35,7 +33,16 @@ const program = new Command('prediction-ingest')
   .showHelpAfterError()
   .exitOverride();
 
-const deps = { getConfig };
+// Each command loads its action when it runs (see commands/): --help, --version and a mistyped
+// command load none of them, nor the configuration, which is loaded once a command is to run.
+const deps = {
+  getConfig: (): Readonly<Config> => {
+    throw new Error('the configuration is read only once a command runs');
+  },
+};
+program.hook('preAction', async () => {
+  deps.getConfig = (await import('../config.js')).getConfig;
+});
 registerMigrate(program, deps);
 registerSync(program, deps);
 registerBackfill(program, deps);
@@ -50,22 +57,32 @@ registerPlan(program, deps);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  const redact = secretRedactor();
+  // commander has already printed its own errors, with the help after them (and the help or version asked for).
+  if (error instanceof CommanderError) process.exitCode = commanderExitCode(error);
+  else await reportError(error);
+}
+
+/** The one line of a failure on stderr (the stack too at LOG_LEVEL=debug), and its exit code. */
+async function reportError(error: unknown): Promise<void> {
+  const [{ classifyError }, { sanitizeText }] = await Promise.all([import('./classifyError.js'), import('../errors/sanitizeText.js')]);
+  const redact = await secretRedactor();
   const { exitCode, message } = classifyError(error, { redact });
-  // commander has already printed its own errors, with the help after them.
-  if (!(error instanceof CommanderError)) {
-    process.stderr.write(`prediction-ingest: ${message}\n`);
-    if (getLogLevelSafe() === 'debug' && error instanceof Error) {
-      // A stack repeats the message, so it gets the same treatment, line by line.
-      const lines = (error.stack ?? '').split('\n').map((line) => sanitizeText(line, 2000, redact));
-      process.stderr.write(`${lines.join('\n')}\n`);
-    }
+  process.stderr.write(`prediction-ingest: ${message}\n`);
+  if ((await logLevelSafe()) === 'debug' && error instanceof Error) {
+    // A stack repeats the message, so it gets the same treatment, line by line.
+    const lines = (error.stack ?? '').split('\n').map((line) => sanitizeText(line, 2000, redact));
+    process.stderr.write(`${lines.join('\n')}\n`);
   }
   process.exitCode = exitCode;
 }
 
 /** Hides the key and the database passwords in what is printed; none is known when the configuration is what failed. */
-function secretRedactor(): Redact | undefined {
+async function secretRedactor(): Promise<Redact | undefined> {
+  const [{ getConfig }, { configSecrets }, { createSecretRedactor }] = await Promise.all([
+    import('../config.js'),
+    import('../configSecrets.js'),
+    import('../errors/createSecretRedactor.js'),
+  ]);
   try {
     return createSecretRedactor(configSecrets(getConfig()));
   } catch {
@@ -73,7 +90,8 @@ function secretRedactor(): Redact | undefined {
   }
 }
 
-function getLogLevelSafe(): string | undefined {
+async function logLevelSafe(): Promise<string | undefined> {
+  const { getConfig } = await import('../config.js');
   try {
     return getConfig().logLevel;
   } catch {

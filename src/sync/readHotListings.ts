@@ -1,6 +1,7 @@
 import { ApiPaginationError } from '../api/client/index.js';
-import { ENDPOINTS, LIST_EVENTS_LIMIT } from '../api/endpoints/requests.js';
+import { ENDPOINTS } from '../api/endpoints/requests.js';
 import { writeEvents } from '../store/writeEvents.js';
+import { HOT_PAGE_EVENTS, hotListingPages } from './hotListingPages.js';
 import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';
 
@@ -9,13 +10,8 @@ export interface HotListings {
   marketIds: string[];
 }
 
-/** Events a page of the busiest events asks for at most: the service's largest `limit` (OpenAPI 2026-07-05). */
-export const HOT_PAGE_EVENTS = LIST_EVENTS_LIMIT.max;
-
-/** Requests reading `events` busiest events of one provider take. */
-export function hotListingPages(events: number): number {
-  return Math.ceil(Math.max(0, events) / HOT_PAGE_EVENTS);
-}
+// Also here for the callers of these two: hotListingPages.ts holds them, apart from the work.
+export { HOT_PAGE_EVENTS, hotListingPages };
 
 /**
  * Reads each provider's `events` busiest events (GET /events sorted by volume24hr, with their

@@ -9,11 +9,12 @@ import type { WriteFence } from '../sql/coordination/acquireWriteLock.js';
 import { finishRun, type RunTotals, type ServerRateLimit, startRun } from '../sql/core/ingestRuns.js';
 import { hasFutureRuns, repairFutureStamps } from '../sql/writes/repairFutureStamps.js';
 import { assessIntake } from './assessIntake.js';
+import { DEFAULT_BATCH_SIZE } from './defaultBatchSize.js';
 import type { SyncContext } from './SyncContext.js';
 import { SyncTotals } from './syncTotals.js';
 
-/** Items fetched per write transaction in the detail and order-book phases unless a job says otherwise (the service's jobs do not). */
-export const DEFAULT_BATCH_SIZE = 50;
+// Also here for its callers: defaultBatchSize.ts holds it, apart from the work.
+export { DEFAULT_BATCH_SIZE };
 
 export interface JobOptions {
   providers: readonly string[];

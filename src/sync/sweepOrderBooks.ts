@@ -6,6 +6,7 @@ import { selectOrderBookTargets } from '../sql/targets/selectSyncTargets.js';
 import { OrderBookWriter } from '../store/OrderBookWriter.js';
 import type { FetchedOrderBooks } from '../store/writeOrderBooks.js';
 import { scheduleBooks } from './bookSchedule.js';
+import { BOOKS_PER_FETCH, booksPerBatch } from './booksPerBatch.js';
 import { fetchInBatches } from './fetchInBatches.js';
 import { handOverAtMs } from './handOverAtMs.js';
 import type { SyncContext } from './SyncContext.js';
@@ -54,17 +55,8 @@ export const LEVELS_PER_WRITE = 50_000;
  */
 export const REJECTED_BOOK_LEVELS = LEVELS_PER_WRITE / 10;
 
-/**
- * Books fetched at once: a batch of at most this many, and the next one while it is written. Each
- * is held whole from its answer to its write, so this, not the upstream, bounds their memory;
- * the client's own concurrency still paces the sends.
- */
-export const BOOKS_PER_FETCH = 16;
-
-/** Books one fetch batch of the sweep holds, for a run's `batchSize`: `plan` replays the sweep's batches with it. */
-export function booksPerBatch(batchSize: number): number {
-  return Math.min(batchSize, BOOKS_PER_FETCH);
-}
+// Also here for the callers of these two: booksPerBatch.ts holds them, apart from the work.
+export { BOOKS_PER_FETCH, booksPerBatch };
 
 /**
  * Books one fetch batch holds: booksPerBatch, or for a paced sweep about a quarter second of its

@@ -4,10 +4,8 @@ import type { Command } from 'commander';
 
 import type { Config } from '../../config.js';
 import { withoutCredentials } from '../../net/withoutCredentials.js';
-import { type SimulatorOptions, startSimulator, type WireShape } from '../../simulator/index.js';
-import { DEMO_UPSTREAM_ID, UpstreamMismatchError } from '../../sql/admin/recordUpstream.js';
+import type { SimulatorOptions, WireShape } from '../../simulator/index.js';
 import { usageError } from '../cliError.js';
-import { runServiceUntilSignal } from '../runServiceUntilSignal.js';
 import { shapeOption } from './simulate.js';
 
 /** The demo's world moves this many times faster than real time, so markets visibly close and resolve. */
@@ -76,6 +74,12 @@ export function registerDemo(program: Command, deps: { getConfig: () => Readonly
       process.stderr.write(
         `prediction-ingest demo: starting a simulated upstream and ${base.databaseUrl === undefined ? 'the embedded Postgres' : 'the service on DATABASE_URL'}…\n`,
       );
+      // Loaded once that line is out, and only for the demo: the simulator and the service are most of the CLI's code.
+      const [{ startSimulator }, { DEMO_UPSTREAM_ID, UpstreamMismatchError }, { runServiceUntilSignal }] = await Promise.all([
+        import('../../simulator/startSimulator.js'),
+        import('../../sql/admin/recordUpstream.js'),
+        import('../runServiceUntilSignal.js'),
+      ]);
       const apiKey = `demo-${randomBytes(12).toString('hex')}`;
       const sim = await startSimulator({
         ...DEMO_WORLD,

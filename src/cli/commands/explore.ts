@@ -14,7 +14,6 @@ import {
   searchEventsRequest,
   suggestedEventsRequest,
 } from '../../api/endpoints/requests.js';
-import { createClientFromConfig } from '../../app/createClientFromConfig.js';
 import type { Config } from '../../config.js';
 import { providerRefusedError } from '../cliError.js';
 import { numeric, providerName } from '../optionParsers.js';
@@ -33,6 +32,8 @@ export function registerExplore(program: Command, deps: { getConfig: () => Reado
    */
   const run = async (validate: () => unknown, call: (client: PredictionClient) => Promise<unknown>, provider?: string): Promise<void> => {
     validate();
+    // The client (undici, the rate-limited queue) is loaded only when a request is to be sent.
+    const { createClientFromConfig } = await import('../../app/createClientFromConfig.js');
     const client = createClientFromConfig(deps.getConfig());
     try {
       process.stdout.write(`${JSON.stringify(await call(client), null, 2)}\n`);

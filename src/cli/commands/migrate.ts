@@ -1,12 +1,8 @@
 import type { Command } from 'commander';
 
 import type { Config } from '../../config.js';
-import { migrate } from '../../db/migrate.js';
-import { withoutCredentials } from '../../net/withoutCredentials.js';
-import { ExitCode } from '../exitCodes.js';
-import { onShutdownSignal } from '../onShutdownSignal.js';
 import { integer } from '../optionParsers.js';
-import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
+import type { MigrateOptions } from './migrateAction.js';
 
 export function registerMigrate(program: Command, deps: { getConfig: () => Readonly<Config> }): void {
   program
@@ -17,29 +13,9 @@ export function registerMigrate(program: Command, deps: { getConfig: () => Reado
       'longest a statement of a migration may run, in minutes (default 15; raise it for a large database)',
       integer(1, 24 * 60),
     )
-    .action(async (opts: { statementTimeoutMin?: number }) => {
-      const target = await resolveDatabaseForCommand(deps.getConfig());
-      if (target.embedded)
-        process.stderr.write(
-          `prediction-ingest: embedded Postgres at ${withoutCredentials(target.url)} (password in DATA_DIR/embedded-postgres.json)\n`,
-        );
-      // A migration is one transaction: stopping the server mid-way rolls it back cleanly.
-      const removeSignals = onShutdownSignal(() => void target.release().finally(() => process.exit(ExitCode.interrupted)));
-      try {
-        const statementTimeoutMs = opts.statementTimeoutMin === undefined ? undefined : opts.statementTimeoutMin * 60_000;
-        const { applied, total, tempRestricted } = await migrate(target.url, { statementTimeoutMs });
-        process.stdout.write(
-          applied === 0 ? `Database is up to date (${total} migrations).\n` : `Applied ${applied} migration(s); ${total} in total.\n`,
-        );
-        if (!tempRestricted) {
-          process.stderr.write(
-            'prediction-ingest: every login may still create temporary tables in this database: only its owner can ' +
-              'change that (REVOKE TEMPORARY ON DATABASE ... FROM PUBLIC), and this role is not the owner\n',
-          );
-        }
-      } finally {
-        removeSignals();
-        await target.release();
-      }
+    // The action and the migrator are loaded only when `migrate` runs.
+    .action(async (opts: MigrateOptions) => {
+      const { migrateAction } = await import('./migrateAction.js');
+      await migrateAction(opts, deps);
     });
 }

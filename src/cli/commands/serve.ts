@@ -1,42 +1,16 @@
 import type { Command } from 'commander';
 
-import { keylessWarning } from '../../app/createClientFromConfig.js';
 import type { Config } from '../../config.js';
-import { isLoopback } from '../../net/isLoopback.js';
-import { withoutCredentials } from '../../net/withoutCredentials.js';
-import { CliError } from '../cliError.js';
-import { ExitCode } from '../exitCodes.js';
-import { runServiceUntilSignal } from '../runServiceUntilSignal.js';
+import type { ServeOptions } from './serveAction.js';
 
 export function registerServe(program: Command, deps: { getConfig: () => Readonly<Config> }): void {
   program
     .command('serve')
     .description('run the scheduled ingestion service until stopped (what `npm start` runs)')
     .option('--allow-upstream-change', 'write into a database that holds data from another PREDICTION_API_URL')
-    .action(async (opts: { allowUpstreamChange?: boolean }) => {
-      const config = deps.getConfig();
-      if (!config.apiKey && !config.keyless && !isLoopback(config.apiUrl)) {
-        // Without a key the real service still answers, at a much lower keyless rate: refuse rather than crawl slowly.
-        throw new CliError(
-          `No PREDICTION_API_KEY is set, so nothing is sent to ${config.apiUrl}. ` +
-            "Set PREDICTION_API_KEY=<your key> (from the API provider's developer portal), " +
-            'PREDICTION_KEYLESS=true to try the real service without a key at its keyless rate, ' +
-            'or run `npm run demo` to see the service work against the built-in simulator.',
-          ExitCode.apiKeyRejected,
-        );
-      }
-      const keyless = keylessWarning(config);
-      if (keyless !== null) process.stderr.write(`prediction-ingest: warning: ${keyless}\n`);
-      process.exitCode = await runServiceUntilSignal(config, {
-        allowUpstreamChange: opts.allowUpstreamChange ?? false,
-        onStarted: ({ databaseUrl, embedded, opsUrl }) => {
-          process.stderr.write(
-            `prediction-ingest: running; health and metrics at ${opsUrl} (/healthz, /readyz, /metrics)\n` +
-              (embedded
-                ? `prediction-ingest: embedded Postgres at ${withoutCredentials(databaseUrl)} (password in DATA_DIR/embedded-postgres.json)\n`
-                : ''),
-          );
-        },
-      });
+    // The action and the service it runs are loaded only when `serve` runs.
+    .action(async (opts: ServeOptions) => {
+      const { serveAction } = await import('./serveAction.js');
+      await serveAction(opts, deps);
     });
 }

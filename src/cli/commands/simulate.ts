@@ -4,23 +4,14 @@
  */
 import type { Command } from 'commander';
 
-import {
-  DRIFT_KINDS,
-  type DriftKind,
-  type FaultSettings,
-  PAST_DRIFT_KINDS,
-  type RateLimit,
-  type Simulator,
-  type SimulatorOptions,
-  startSimulator,
-  WIRE_SHAPES,
-  type WireShape,
-} from '../../simulator/index.js';
-import { usageError } from '../cliError.js';
+// The option lists from the files that declare them, not the simulator's index: that would load
+// the whole simulator for every command's options.
+import { DRIFT_KINDS, type DriftKind, type FaultSettings, PAST_DRIFT_KINDS } from '../../simulator/faults/faultSettings.js';
+import { WIRE_SHAPES, type WireShape } from '../../simulator/world/wireShape.js';
 import { decimal, integer, listOf, nonEmpty, oneOf } from '../optionParsers.js';
+import type { SimulateOptions } from './runSimulator.js';
 
-/** What `simulate` runs with: simulator options with every CLI default filled in. */
-export type SimulateOptions = SimulatorOptions & { port: number; rateLimit: RateLimit; keylessRateLimit: RateLimit; shape: WireShape };
+export type { SimulateOptions } from './runSimulator.js';
 
 /** Option values as commander hands them over, parsed and defaulted by the declarations below. */
 interface SimulateFlags {
@@ -141,52 +132,9 @@ export function registerSimulate(program: Command): void {
       listOf(DRIFT_KINDS),
     )
     .option('--fault-orderbook-error-rate <x>', 'share of /orderbook requests answered 502 (default 0)', share)
+    // The simulator itself is loaded only when `simulate` runs.
     .action(async (flags: SimulateFlags) => {
+      const { runSimulator } = await import('./runSimulator.js');
       await runSimulator(simulateOptions(flags));
     });
-}
-
-/** Starts the simulator and stops it on SIGINT/SIGTERM (a normal end: exit code 0). */
-export async function runSimulator(options: SimulateOptions): Promise<void> {
-  let sim: Simulator;
-  try {
-    sim = await startSimulator(options);
-  } catch (err) {
-    if ((err as { code?: unknown }).code === 'EADDRINUSE') throw usageError(`--port ${options.port} is already in use on 127.0.0.1`);
-    throw err;
-  }
-  const stats = sim.world.stats();
-  const limit = options.rateLimit;
-  const print = (line: string) => process.stdout.write(`${line}\n`);
-  print(`Prediction API simulator listening on ${sim.url}`);
-  print(
-    `  world: seed ${sim.world.seed}, ${options.shape} shapes, ${stats.markets} markets in ${stats.events} events (${stats.activeEvents} listed), real-time x${options.speed}, step every ${options.stepEveryMs} ms`,
-  );
-  print(
-    `  limits: ${limit.requests} keyed / ${options.keylessRateLimit.requests} keyless requests per ${limit.windowMs} ms; max page size ${options.maxPageSize}` +
-      (options.gatewayWindow ? `; gateway: ${options.gatewayWindow.requests} requests per ${options.gatewayWindow.windowMs} ms` : ''),
-  );
-  print('Point the app at it with:');
-  // The key itself is never printed.
-  const key = options.apiKey === undefined ? 'any-non-empty-key' : '<the value given to --api-key>';
-  print(
-    `  PREDICTION_API_URL=${sim.url} PREDICTION_API_KEY=${key} PREDICTION_RATE_LIMIT_RPM=${Math.floor((limit.requests * 60_000) / limit.windowMs)}`,
-  );
-  print('Ctrl-C to stop.');
-
-  const shutdown = (signal: NodeJS.Signals) => {
-    process.off('SIGINT', shutdown);
-    process.off('SIGTERM', shutdown);
-    const c = sim.counters();
-    print(`\n${signal}: stopping after ${c.total} requests (${c.accepted} accepted; by status ${JSON.stringify(c.byStatus)})`);
-    sim.stop().then(
-      () => print('Simulator stopped.'),
-      (err: unknown) => {
-        process.stderr.write(`simulator: error while stopping: ${String(err)}\n`);
-        process.exitCode = 1;
-      },
-    );
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
 }
