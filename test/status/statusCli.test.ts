@@ -20,7 +20,7 @@ let stale: TestDatabase;
 let degraded: TestDatabase;
 
 const HOUR_MS = 3_600_000;
-/** The exit code of an unhealthy verdict: 1 until exitCodes.ts has one of its own (see src/cli/commands/status.ts). */
+/** The exit code of an unhealthy verdict, as the reference documents it (src/cli/exitCodes.ts). */
 const UNHEALTHY = 7;
 const SETTINGS = { PREDICTION_PROVIDERS: KNOWN_PROVIDERS.join(','), PREDICTION_CATEGORIES: CONCRETE_CATEGORIES.join(',') };
 const status = (db: { url: string }, ...args: string[]) => runCli(['status', ...args], { ...SETTINGS, DATABASE_URL: db.url });
