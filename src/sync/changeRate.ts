@@ -58,30 +58,39 @@ export function estimateChangeRate(e: FetchEvidence, priorPerSec: number, shape 
  * change. Infinity (evenly spaced) when they are not shorter. Pure; one pass and a bisection.
  */
 export function intervalShape(markets: readonly FetchEvidence[]): number {
-  const terms: [number, number][] = [];
+  const unchangedSec = new Float64Array(markets.length);
+  const lnShare = new Float64Array(markets.length);
+  let terms = 0;
   let observed = 0;
   let even = 0;
   for (const e of markets) {
     const n = e.changedFetches + e.unchangedFetches;
     if (e.unchangedFetches <= 0 || n < 2) continue;
     const m = (e.changedIntervalSec + e.unchangedIntervalSec) / n;
-    terms.push([e.unchangedFetches * m, Math.log(e.unchangedFetches / n)]);
+    unchangedSec[terms] = e.unchangedFetches * m;
+    lnShare[terms] = Math.log(e.unchangedFetches / n);
+    terms += 1;
     observed += e.unchangedIntervalSec;
     even += e.unchangedFetches * m;
   }
-  if (terms.length === 0 || observed >= even) return Infinity;
+  if (terms === 0 || observed >= even) return Infinity;
   // Expected unchanged seconds at 1/k = s: Σ U·m·e^(s·ln(U/n)), decreasing in s.
-  const expected = (s: number) => terms.reduce((sum, [um, lnq]) => sum + um * Math.exp(s * lnq), 0);
+  const expected = (s: number) => {
+    let sum = 0;
+    for (let i = 0; i < terms; i++) sum += unchangedSec[i]! * Math.exp(s * lnShare[i]!);
+    return sum;
+  };
   let lo = 0;
   let hi = 1 / LEAST_SHAPE;
   if (expected(hi) >= observed) return LEAST_SHAPE;
-  for (let step = 0; step < 50; step++) {
+  // To a millionth of the range: the shape to well under 0.1 %.
+  for (let step = 0; step < 22; step++) {
     const mid = (lo + hi) / 2;
     if (expected(mid) > observed) lo = mid;
     else hi = mid;
   }
   const s = (lo + hi) / 2;
-  return s <= 1e-9 ? Infinity : 1 / s;
+  return s <= 1e-6 ? Infinity : 1 / s;
 }
 
 /** Fetches after a first one a market needs before its own rate calibrates the prior of the others. */
