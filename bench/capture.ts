@@ -90,6 +90,8 @@ interface RunResult {
   predictedFv: number;
   /** Fv of the same allocation with the world's true rates (G(λ, f) of each market, weighted by λ). */
   allocatedFvTrue: number;
+  /** The same with each market's fetches spaced as unevenly as plan's fitted interval shape says. */
+  allocatedShapedFvTrue: number;
   /** Fv of each market's fetches in the window (its count over the window) with the true rates, as if evenly spaced. */
   realizedFvTrue: number;
   /** Fv expected at the fetches' actual times with the true rates: a Poisson book is fresh e^(−λ·age) after a fetch. */
@@ -237,6 +239,7 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
       predictedFv: info.predictedFv,
       intervalShape: info.intervalShape,
       allocatedFvTrue: weightedFreshness(trueRates, allocation.fetchesPerSec),
+      allocatedShapedFvTrue: weightedFreshness(trueRates, allocation.fetchesPerSec, info.intervalShape),
       realizedFvTrue: weightedFreshness(trueRates, realized),
       timedFvTrue: timedFreshness(
         candidates.map((c) => [contentRate(c.marketId), fetchTimes.get(c.marketId) ?? []] as const),
@@ -336,7 +339,7 @@ async function main(): Promise<void> {
       const r = await captureRun(rpm, run, options);
       results.push(r);
       log(
-        `  F ${f3(r.service.F)} Fv ${f3(r.service.Fv)} C ${f3(r.service.C)}; Fv/best ${f3(r.service.Fv / r.best.Fv)}; C oracle ${f3(r.oracleC)}; plan Fv ${f3(r.predictedFv)} (shape ${r.intervalShape.toFixed(2)}, alloc λ ${f3(r.allocatedFvTrue)}, fetched λ ${f3(r.realizedFvTrue)}, timed λ ${f3(r.timedFvTrue)}, λ̂/λ ${f3(r.rateRatio)}, top ${f3(r.topRateRatio)}); books ${r.bookFetches}, hot ${r.hotListings}, budget ${f3(r.budgetUsed)}, 429 ${r.tooMany}; load ${loadavg()[0]!.toFixed(2)}`,
+        `  F ${f3(r.service.F)} Fv ${f3(r.service.Fv)} C ${f3(r.service.C)}; Fv/best ${f3(r.service.Fv / r.best.Fv)}; C oracle ${f3(r.oracleC)}; plan Fv ${f3(r.predictedFv)} (shape ${r.intervalShape.toFixed(2)}, alloc λ ${f3(r.allocatedFvTrue)}, alloc λ shaped ${f3(r.allocatedShapedFvTrue)}, fetched λ ${f3(r.realizedFvTrue)}, timed λ ${f3(r.timedFvTrue)}, λ̂/λ ${f3(r.rateRatio)}, top ${f3(r.topRateRatio)}); books ${r.bookFetches}, hot ${r.hotListings}, budget ${f3(r.budgetUsed)}, 429 ${r.tooMany}; load ${loadavg()[0]!.toFixed(2)}`,
       );
     }
   }
@@ -358,6 +361,7 @@ async function main(): Promise<void> {
       'plan Fv',
       'shape',
       'Fv alloc λ',
+      'Fv alloc λ shaped',
       'Fv fetched λ',
       'Fv timed λ',
       'λ̂/λ',
@@ -385,6 +389,7 @@ async function main(): Promise<void> {
       f3(r.predictedFv),
       r.intervalShape.toFixed(2),
       f3(r.allocatedFvTrue),
+      f3(r.allocatedShapedFvTrue),
       f3(r.realizedFvTrue),
       f3(r.timedFvTrue),
       f3(r.rateRatio),
