@@ -98,8 +98,8 @@ export const CALIBRATION_FETCHES = 3;
 
 /**
  * The prior of each market: its traded volume per second times one ratio of changes to volume,
- * measured over the markets with at least CALIBRATION_FETCHES fetches of evidence (their
- * estimated rates against their volumes). A market with no volume gets the least rate of the
+ * measured over the markets with at least CALIBRATION_FETCHES fetches of evidence, some changed
+ * and some not (their estimated rates against their volumes). A market with no volume gets the least rate of the
  * others. Before any market has evidence, the ratio makes the markets' rates add up to
  * `fallbackTotalPerSec` (the sweep's fetch rate: no change rate is known, so every fetch is
  * expected to find one). Every prior is at least `floorPerSec`. Pure; one pass over the markets.
@@ -119,7 +119,11 @@ export function priorRates(
       minVolume = Math.min(minVolume, v);
     }
     const e = m;
-    if (v > 0 && e.changedFetches + e.unchangedFetches >= CALIBRATION_FETCHES) {
+    // Only evidence that bounds the rate both ways: a market whose every fetch found a change
+    // (or none did) says only that its rate is above (below) what its fetches can tell, and at a
+    // low budget the busiest books' fetches all find one; calibrated on them, the ratio, and with
+    // it every prior, came out low (bench/capture.ts at 60 requests a minute).
+    if (v > 0 && e.changedFetches + e.unchangedFetches >= CALIBRATION_FETCHES && e.changedFetches > 0 && e.unchangedFetches > 0) {
       volumeSum += v;
       // Under a prior of the changes seen per second of exposure, near the evidence's own rate:
       // a far-off prior would weigh on the ratio.

@@ -66,6 +66,14 @@ describe('estimateChangeRate', () => {
     // 0.2 changes/s for 10 volume/s: 0.02 per unit of volume.
     expect(priors[1]).toBeCloseTo(0.02, 2);
     expect(priors[2]).toBeCloseTo(0.02, 2);
+    // A busy market whose every fetch found a change (2 changes/s, fetched every 10 s) bounds its
+    // rate from below only: it does not pull the ratio down.
+    const saturated = { volumePerSec: 100, changedFetches: 30, unchangedFetches: 0, changedIntervalSec: 300, unchangedIntervalSec: 0 };
+    const withSaturated = priorRates([{ ...e0, ...known } as never, saturated, { ...e0, volumePerSec: 1 }], {
+      fallbackTotalPerSec: 5,
+      floorPerSec: 1e-6,
+    });
+    expect(withSaturated[2]).toBeCloseTo(0.02, 2);
     // No evidence anywhere: the rates add up to the fallback, in proportion to volume.
     const fresh = priorRates(
       [
