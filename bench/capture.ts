@@ -90,10 +90,16 @@ interface RunResult {
   predictedFv: number;
   /** Fv of the same allocation with the world's true rates (G(λ, f) of each market, weighted by λ). */
   allocatedFvTrue: number;
+  /** The same with each market's fetches spaced as unevenly as plan's fitted interval shape says. */
+  allocatedShapedFvTrue: number;
   /** Fv of each market's fetches in the window (its count over the window) with the true rates, as if evenly spaced. */
   realizedFvTrue: number;
   /** Fv expected at the fetches' actual times with the true rates: a Poisson book is fresh e^(−λ·age) after a fetch. */
   timedFvTrue: number;
+  /** The interval shape `plan` fitted (changeRate.ts's intervalShape; Infinity: evenly spaced). */
+  intervalShape: number;
+  /** C's upper bound for any policy with the same book fetches: perfectly timed, each captures one state that held in the window. */
+  oracleC: number;
   /** Sum of the estimated change rates over the true ones, all markets and the busiest tenth. */
   rateRatio: number;
   topRateRatio: number;
@@ -220,10 +226,10 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
       horizonSec: options.sweepEverySec,
       batchSize: options.booksPerBatch,
     });
-    // The rate of content changes (what a fetch can see): some of the world's changes leave the stored book as it was.
+    // The rate of content changes (what a fetch can see) over the service's run, the span of its evidence.
     const contentRate = (id: string) => {
       const book = truth.get(id);
-      return book === undefined ? 0 : (book.atMs.length - 1) / ((toMs - startMs) / 1000);
+      return book === undefined ? 0 : book.atMs.filter((t) => t > startMs && t <= toMs).length / ((toMs - startMs) / 1000);
     };
     const trueRates = Float64Array.from(candidates, (c) => contentRate(c.marketId));
     const realized = Float64Array.from(candidates, (c) => (fetchedInWindow.get(c.marketId) ?? 0) / windowSec);
@@ -231,7 +237,9 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
     const sum = (xs: Iterable<number>) => [...xs].reduce((a, b) => a + b, 0);
     return {
       predictedFv: info.predictedFv,
+      intervalShape: info.intervalShape,
       allocatedFvTrue: weightedFreshness(trueRates, allocation.fetchesPerSec),
+      allocatedShapedFvTrue: weightedFreshness(trueRates, allocation.fetchesPerSec, info.intervalShape),
       realizedFvTrue: weightedFreshness(trueRates, realized),
       timedFvTrue: timedFreshness(
         candidates.map((c) => [contentRate(c.marketId), fetchTimes.get(c.marketId) ?? []] as const),
@@ -263,6 +271,14 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
   const bookFetches = bookRequests;
   const window = { fromMs, toMs, stepMs: 500 };
   const changes = [...truth.values()].reduce((n, b) => n + b.atMs.filter((t) => t >= fromMs && t < toMs).length, 0);
+  // States that held a while in the window (two changes in one step of the world leave the first none).
+  let heldStates = 0;
+  for (const b of truth.values())
+    for (let s = 0; s < b.atMs.length; s++) {
+      const from = Math.max(b.atMs[s]!, fromMs);
+      const to = Math.min(b.atMs[s + 1] ?? Infinity, toMs);
+      if (to > from) heldStates += 1;
+    }
   return {
     rpm,
     service: measureStored(truth, stored, window),
@@ -275,6 +291,7 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
     budgetUsed: requests.filter((r) => r.accepted).length / ((rpm * windowSec) / 60),
     tooMany: requests.filter((r) => r.status === 429).length,
     changesPerSec: changes / windowSec,
+    oracleC: Math.min(1, bookFetches / heldStates),
     ...predicted,
   };
 }
@@ -322,7 +339,7 @@ async function main(): Promise<void> {
       const r = await captureRun(rpm, run, options);
       results.push(r);
       log(
-        `  F ${f3(r.service.F)} Fv ${f3(r.service.Fv)} C ${f3(r.service.C)}; Fv/best ${f3(r.service.Fv / r.best.Fv)}; plan Fv ${f3(r.predictedFv)} (alloc λ ${f3(r.allocatedFvTrue)}, fetched λ ${f3(r.realizedFvTrue)}, timed λ ${f3(r.timedFvTrue)}, λ̂/λ ${f3(r.rateRatio)}, top ${f3(r.topRateRatio)}); books ${r.bookFetches}, hot ${r.hotListings}, budget ${f3(r.budgetUsed)}, 429 ${r.tooMany}; load ${loadavg()[0]!.toFixed(2)}`,
+        `  F ${f3(r.service.F)} Fv ${f3(r.service.Fv)} C ${f3(r.service.C)}; Fv/best ${f3(r.service.Fv / r.best.Fv)}; C oracle ${f3(r.oracleC)}; plan Fv ${f3(r.predictedFv)} (shape ${r.intervalShape.toFixed(2)}, alloc λ ${f3(r.allocatedFvTrue)}, alloc λ shaped ${f3(r.allocatedShapedFvTrue)}, fetched λ ${f3(r.realizedFvTrue)}, timed λ ${f3(r.timedFvTrue)}, λ̂/λ ${f3(r.rateRatio)}, top ${f3(r.topRateRatio)}); books ${r.bookFetches}, hot ${r.hotListings}, budget ${f3(r.budgetUsed)}, 429 ${r.tooMany}; load ${loadavg()[0]!.toFixed(2)}`,
       );
     }
   }
@@ -340,8 +357,11 @@ async function main(): Promise<void> {
       'F/F rr',
       'C',
       'C best',
+      'C oracle',
       'plan Fv',
+      'shape',
       'Fv alloc λ',
+      'Fv alloc λ shaped',
       'Fv fetched λ',
       'Fv timed λ',
       'λ̂/λ',
@@ -365,8 +385,11 @@ async function main(): Promise<void> {
       f3(r.service.F / r.roundRobin.F),
       f3(r.service.C),
       f3(r.best.C),
+      f3(r.oracleC),
       f3(r.predictedFv),
+      r.intervalShape.toFixed(2),
       f3(r.allocatedFvTrue),
+      f3(r.allocatedShapedFvTrue),
       f3(r.realizedFvTrue),
       f3(r.timedFvTrue),
       f3(r.rateRatio),
@@ -383,7 +406,7 @@ async function main(): Promise<void> {
   section('ratios over runs (min–max)');
   printTable(
     'per rate',
-    ['rpm', 'Fv / best', 'F / round-robin', 'C', 'C of the best allocation', 'plan Fv / measured', 'budget used', '429'],
+    ['rpm', 'Fv / best', 'F / round-robin', 'C', 'C of the best allocation', 'C oracle', 'plan Fv / measured', 'budget used', '429'],
     options.rpms.map((rpm) => {
       const rs = results.filter((r) => r.rpm === rpm);
       return [
@@ -392,6 +415,7 @@ async function main(): Promise<void> {
         spread(rs.map((r) => r.service.F / r.roundRobin.F)),
         spread(rs.map((r) => r.service.C)),
         spread(rs.map((r) => r.best.C)),
+        spread(rs.map((r) => r.oracleC)),
         spread(rs.map((r) => r.predictedFv / r.service.Fv)),
         spread(rs.map((r) => r.budgetUsed)),
         rs.reduce((n, r) => n + r.tooMany, 0),

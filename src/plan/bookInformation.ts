@@ -10,6 +10,11 @@ export interface BookInformation {
   changesPerSec: number;
   /** Markets with fetch evidence of their own (a fetch after their first). */
   marketsWithEvidence: number;
+  /**
+   * Shape of the gamma law of a market's fetch intervals around their mean, fitted on the
+   * evidence (changeRate.ts's intervalShape); Infinity when they look evenly spaced.
+   */
+  intervalShape: number;
   /** Predicted F, Fv and C at the sweep's allocation (bookSchedule.ts's allocateBooks). */
   predictedF: number;
   predictedFv: number;
@@ -26,14 +31,16 @@ export interface BookInformation {
 /**
  * Predicts the sweep's capture at `fetchesPerSec` from the same allocation the sweep makes
  * (allocateBooks: estimated rates, floors, fetches in proportion to the rates), taking the
- * estimated rates as true. Pure.
+ * estimated rates as true and each market's fetches as spaced as unevenly as the database's
+ * evidence shows them (the fitted interval shape, fetchAllocation.ts's freshShare), not evenly.
+ * Fetches a listed move brings forward are not told apart in the evidence, and are left out. Pure.
  */
 export function bookInformation(
   candidates: readonly BookCandidate[],
   options: { nowMs: number; sweepEverySec: number; fetchesPerSec: number; maxAgeSec: number; booksPerBatch: number },
 ): BookInformation {
   const n = candidates.length;
-  const { ratesPerSec, allocation } = allocateBooks(candidates, {
+  const { ratesPerSec, allocation, intervalShape } = allocateBooks(candidates, {
     nowMs: options.nowMs,
     horizonSec: options.sweepEverySec,
     fetchesPerSec: options.fetchesPerSec,
@@ -41,15 +48,16 @@ export function bookInformation(
     batchSize: options.booksPerBatch,
   });
   const uniform = new Float64Array(n).fill(n === 0 ? 0 : options.fetchesPerSec / n);
-  const predictedFv = weightedFreshness(ratesPerSec, allocation.fetchesPerSec);
+  const predictedFv = weightedFreshness(ratesPerSec, allocation.fetchesPerSec, intervalShape);
   return {
     openMarkets: n,
     fetchesPerSec: options.fetchesPerSec,
     changesPerSec: ratesPerSec.reduce((a, b) => a + b, 0),
     marketsWithEvidence: candidates.filter((c) => c.changedFetches + c.unchangedFetches > 0).length,
-    predictedF: plainFreshness(ratesPerSec, allocation.fetchesPerSec),
+    intervalShape,
+    predictedF: plainFreshness(ratesPerSec, allocation.fetchesPerSec, intervalShape),
     predictedFv,
     predictedC: predictedFv,
-    roundRobinFv: weightedFreshness(ratesPerSec, uniform),
+    roundRobinFv: weightedFreshness(ratesPerSec, uniform, intervalShape),
   };
 }

@@ -95,6 +95,9 @@ function informationLines(i: BookInformation): string[] {
   return [
     `${i.fetchesPerSec.toFixed(2)} book fetches/s against ${i.changesPerSec.toFixed(2)} estimated book changes/s (${evidence})`,
     `predicted Fv ${i.predictedFv.toFixed(3)} (activity-weighted share of time a stored book is the true one; ${i.roundRobinFv.toFixed(3)} if spread evenly), F ${i.predictedF.toFixed(3)}, C ${i.predictedC.toFixed(3)} (share of book states stored)`,
+    Number.isFinite(i.intervalShape)
+      ? `each market's fetch intervals taken as uneven as the fetch evidence shows them (a gamma law of shape ${i.intervalShape.toFixed(2)} around their mean)`
+      : "each market's fetches taken as evenly spaced (the fetch evidence shows no unevenness)",
   ];
 }
 

@@ -10,13 +10,19 @@
  * sooner near its close) and a ceiling (a book is not fetched twice within one fetch batch).
  */
 
-/** Share of the time a book of change rate `ratePerSec` fetched `fetchesPerSec` is fresh: G(λ, f). Pure. */
-export function freshShare(ratePerSec: number, fetchesPerSec: number): number {
+/**
+ * Share of the time a book of change rate `ratePerSec` fetched `fetchesPerSec` is fresh: G(λ, f)
+ * for evenly spaced fetches. With intervals gamma-distributed around 1/f of shape `shape`
+ * (changeRate.ts's intervalShape), each interval Δ is fresh (1 − e^(−λΔ))/λ of its length, so the
+ * share is (f/λ)(1 − (1 + x/k)^(−k)) with x = λ/f, below G for any finite k. Pure.
+ */
+export function freshShare(ratePerSec: number, fetchesPerSec: number, shape = Infinity): number {
   if (fetchesPerSec <= 0) return ratePerSec <= 0 ? 1 : 0;
   if (ratePerSec <= 0) return 1;
   const x = ratePerSec / fetchesPerSec;
-  // (1 − e^(−x))/x, exact for small x too.
-  return x < 1e-9 ? 1 - x / 2 : -Math.expm1(-x) / x;
+  if (x < 1e-9) return 1 - x / 2;
+  // (1 − e^(−x))/x, or (1 − (1 + x/k)^(−k))/x, exact for small x too.
+  return (Number.isFinite(shape) ? -Math.expm1(-shape * Math.log1p(x / shape)) : -Math.expm1(-x)) / x;
 }
 
 export interface Allocation {
@@ -59,20 +65,20 @@ export function allocateFetchRates(rates: Float64Array, floors: Float64Array, ce
   return { fetchesPerSec: out, fetchesPerChange: s };
 }
 
-/** Fv the allocation gives if the rates are true: Σ λ·G(λ, f) / Σ λ. Pure. */
-export function weightedFreshness(rates: Float64Array, fetchesPerSec: Float64Array): number {
+/** Fv the allocation gives if the rates are true: Σ λ·G(λ, f) / Σ λ (intervals of shape `shape`, freshShare). Pure. */
+export function weightedFreshness(rates: Float64Array, fetchesPerSec: Float64Array, shape = Infinity): number {
   let num = 0;
   let den = 0;
   for (let i = 0; i < rates.length; i++) {
-    num += rates[i]! * freshShare(rates[i]!, fetchesPerSec[i]!);
+    num += rates[i]! * freshShare(rates[i]!, fetchesPerSec[i]!, shape);
     den += rates[i]!;
   }
   return den === 0 ? 1 : num / den;
 }
 
-/** F the allocation gives if the rates are true: the mean of G(λ, f). Pure. */
-export function plainFreshness(rates: Float64Array, fetchesPerSec: Float64Array): number {
+/** F the allocation gives if the rates are true: the mean of G(λ, f) (intervals of shape `shape`). Pure. */
+export function plainFreshness(rates: Float64Array, fetchesPerSec: Float64Array, shape = Infinity): number {
   let sum = 0;
-  for (let i = 0; i < rates.length; i++) sum += freshShare(rates[i]!, fetchesPerSec[i]!);
+  for (let i = 0; i < rates.length; i++) sum += freshShare(rates[i]!, fetchesPerSec[i]!, shape);
   return rates.length === 0 ? 1 : sum / rates.length;
 }

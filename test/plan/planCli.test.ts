@@ -99,6 +99,7 @@ describe('cli plan', () => {
     expect(text.stdout).toMatch(/\n {2}books +orderbooks +\* \* \* \* \* /);
     expect(text.stdout).toMatch(/\ninformation per request\n {2}[\d.]+ book fetches\/s against [\d.]+ estimated book changes\/s/);
     expect(text.stdout).toMatch(/predicted Fv [\d.]+ /);
+    expect(text.stdout).toMatch(/\n {2}each market's fetch(es taken as evenly spaced|\s?intervals taken as uneven)/);
 
     // A service stored the settings it runs with: the plan replays those, not its own process's.
     await recordServiceSettings(db.sql, {

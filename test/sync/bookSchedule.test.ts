@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { Rng } from '../../src/simulator/world/prng.js';
-import { type BookCandidate, scheduleBooks } from '../../src/sync/bookSchedule.js';
+import { allocateBooks, type BookCandidate, scheduleBooks } from '../../src/sync/bookSchedule.js';
 import { estimateChangeRate, priorRates } from '../../src/sync/changeRate.js';
 import { allocateFetchRates, freshShare, weightedFreshness } from '../../src/sync/fetchAllocation.js';
 
@@ -66,6 +66,14 @@ describe('estimateChangeRate', () => {
     // 0.2 changes/s for 10 volume/s: 0.02 per unit of volume.
     expect(priors[1]).toBeCloseTo(0.02, 2);
     expect(priors[2]).toBeCloseTo(0.02, 2);
+    // A busy market whose every fetch found a change (2 changes/s, fetched every 10 s) bounds its
+    // rate from below only: it does not pull the ratio down.
+    const saturated = { volumePerSec: 100, changedFetches: 30, unchangedFetches: 0, changedIntervalSec: 300, unchangedIntervalSec: 0 };
+    const withSaturated = priorRates([{ ...e0, ...known } as never, saturated, { ...e0, volumePerSec: 1 }], {
+      fallbackTotalPerSec: 5,
+      floorPerSec: 1e-6,
+    });
+    expect(withSaturated[2]).toBeCloseTo(0.02, 2);
     // No evidence anywhere: the rates add up to the fallback, in proportion to volume.
     const fresh = priorRates(
       [
@@ -133,6 +141,27 @@ describe('scheduleBooks', () => {
     for (let p = 0; p < order.length; p++) {
       for (let q = p + 1; q < Math.min(order.length, p + 4); q++) expect(order[q]).not.toBe(order[p]);
     }
+  });
+
+  it('keeps a busy book at its rate while a backlog of overdue quiet books drains', () => {
+    const rng = Rng.seeded(5);
+    // 300 quiet books fetched together about a period ago, all due again now (as after a start),
+    // overdue by up to half their period, and one busy book fetched just now that changes every 2 s.
+    const quiet = Array.from({ length: 300 }, (_, i) => candidate(`q${i}`, { volumePerSec: 0.001, ...evidence(rng, 0.001, 60, 20) }));
+    const busy = candidate('busy', { volumePerSec: 1, lastFetchedMs: NOW_MS, ...evidence(rng, 0.5, 0.5, 400) });
+    const periodMs = allocateBooks([busy, ...quiet], options).allocation.fetchesPerSec.map((f) => 1000 / f);
+    const cs = [busy, ...quiet.map((c, i) => ({ ...c, lastFetchedMs: NOW_MS - periodMs[i + 1]! * (1 + i / 600) }))];
+    const { order, allocation } = scheduleBooks(cs, options);
+    const share = allocation.fetchesPerSec[0]! / options.fetchesPerSec;
+    // Its share of the slots over the sweep's horizon, not one fetch after the whole backlog.
+    const horizon = options.fetchesPerSec * options.horizonSec;
+    expect(share * horizon).toBeGreaterThan(10);
+    expect(count(order.slice(0, horizon), 0)).toBeGreaterThanOrEqual(Math.floor(share * horizon) - 1);
+    // The quiet books fill the other slots, first the one whose fetch is due to be done soonest (due time plus period).
+    const soonest = quiet
+      .map((_, i) => i + 1)
+      .sort((a, b) => cs[a]!.lastFetchedMs! + 2 * periodMs[a]! - (cs[b]!.lastFetchedMs! + 2 * periodMs[b]!))[0];
+    expect(order.find((i) => i !== 0)).toBe(soonest);
   });
 
   it('keeps every open market within the max age, and a market near its close fetched more often', () => {

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+
+import { Rng } from '../../src/simulator/world/prng.js';
+import { estimateChangeRate, type FetchEvidence, intervalShape, unchangedShare } from '../../src/sync/changeRate.js';
+import { freshShare } from '../../src/sync/fetchAllocation.js';
+
+/** An exponential draw of mean 1. */
+const exponential = (rng: Rng) => -Math.log(1 - rng.next());
+
+/** Fetch intervals of mean `meanSec`: evenly spaced (shape Infinity) or gamma-distributed of a whole shape. */
+function intervalOf(rng: Rng, meanSec: number, shape: number): number {
+  if (!Number.isFinite(shape)) return meanSec;
+  let sum = 0;
+  for (let k = 0; k < shape; k++) sum += exponential(rng);
+  return (sum / shape) * meanSec;
+}
+
+/**
+ * What `fetches` fetches of a book changing as a Poisson process of rate `rate`/s find: the
+ * changes are drawn as a process in time (exponential gaps), and a fetch finds a change when one
+ * fell since the fetch before.
+ */
+function poissonEvidence(rng: Rng, rate: number, meanIntervalSec: number, fetches: number, shape: number): FetchEvidence {
+  const e = { changedFetches: 0, unchangedFetches: 0, changedIntervalSec: 0, unchangedIntervalSec: 0 };
+  let t = 0;
+  let nextChange = exponential(rng) / rate;
+  for (let k = 0; k < fetches; k++) {
+    const interval = intervalOf(rng, meanIntervalSec, shape);
+    t += interval;
+    if (nextChange <= t) {
+      e.changedFetches += 1;
+      e.changedIntervalSec += interval;
+      while (nextChange <= t) nextChange += exponential(rng) / rate;
+    } else {
+      e.unchangedFetches += 1;
+      e.unchangedIntervalSec += interval;
+    }
+  }
+  return e;
+}
+
+describe('estimateChangeRate', () => {
+  it('converges to the true rate from evenly spaced fetches, within 3 % for 20,000 fetches, whatever the prior', () => {
+    const rng = Rng.seeded(11);
+    for (const [rate, interval] of [
+      [0.5, 1],
+      [0.5, 4],
+      [0.05, 10],
+      [0.001, 300],
+    ] as const) {
+      const e = poissonEvidence(rng, rate, interval, 20_000, Infinity);
+      for (const prior of [rate * 100, rate, rate / 100]) {
+        const ratio = estimateChangeRate(e, prior) / rate;
+        expect(Math.abs(ratio - 1), `rate ${rate}, interval ${interval}, prior ${prior}: ratio ${ratio}`).toBeLessThan(0.03);
+      }
+    }
+  });
+
+  it('converges to the true rate from unevenly spaced fetches, given their shape, within 3 %', () => {
+    const rng = Rng.seeded(12);
+    for (const shape of [1, 2, 4]) {
+      for (const [rate, interval] of [
+        [0.5, 1],
+        [0.5, 4],
+        [0.02, 30],
+      ] as const) {
+        const e = poissonEvidence(rng, rate, interval, 40_000, shape);
+        const ratio = estimateChangeRate(e, rate / 10, shape) / rate;
+        expect(Math.abs(ratio - 1), `shape ${shape}, rate ${rate}, interval ${interval}: ratio ${ratio}`).toBeLessThan(0.03);
+      }
+    }
+  });
+
+  it('falls below the true rate when uneven intervals are taken as even (the bias the shape removes)', () => {
+    const e = poissonEvidence(Rng.seeded(13), 0.5, 4, 40_000, 1);
+    expect(estimateChangeRate(e, 0.05) / 0.5).toBeLessThan(0.7);
+    expect(estimateChangeRate(e, 0.05, 1) / 0.5).toBeGreaterThan(0.97);
+  });
+
+  it('gives the prior alone, and weighs a far-off prior as a fetch or two, not as its interval', () => {
+    const none = { changedFetches: 0, unchangedFetches: 0, changedIntervalSec: 0, unchangedIntervalSec: 0 };
+    expect(estimateChangeRate(none, 0.25)).toBeCloseTo(0.25, 9);
+    expect(estimateChangeRate(none, 0.25, 2)).toBeCloseTo(0.25, 9);
+    // 40 fetches a second apart of a book changing every 2 s, in the expected shares: 0.39 of them changed.
+    const changed = Math.round(40 * -Math.expm1(-0.5));
+    const e = { changedFetches: changed, unchangedFetches: 40 - changed, changedIntervalSec: changed, unchangedIntervalSec: 40 - changed };
+    const alone = -Math.log((40 - changed) / 40);
+    // A prior a hundred times too low moves the estimate by about what one more unchanged fetch would.
+    const low = estimateChangeRate(e, 0.005);
+    expect(low / alone).toBeGreaterThan(0.9);
+    expect(low / alone).toBeLessThan(1);
+    expect(estimateChangeRate(e, 50) / alone).toBeLessThan(1.15);
+  });
+
+  it('agrees with unchangedShare: fetches at the prior alone find no change in the share it gives', () => {
+    for (const shape of [Infinity, 0.5, 3]) {
+      const q = unchangedShare(0.2, 5, shape);
+      const e = {
+        changedFetches: 1e6 * (1 - q),
+        unchangedFetches: 1e6 * q,
+        changedIntervalSec: 5e6 * (1 - q),
+        unchangedIntervalSec: 5e6 * q,
+      };
+      expect(estimateChangeRate(e, 7, shape)).toBeCloseTo(0.2, 4);
+    }
+  });
+});
+
+describe('intervalShape', () => {
+  /** Evidence of 300 markets of Zipf rates, each fetched `perMarket` times at a mean interval of its own. */
+  function world(seed: number, shape: number, perMarket: number): FetchEvidence[] {
+    const rng = Rng.seeded(seed);
+    return Array.from({ length: 300 }, (_, i) => poissonEvidence(rng, 0.5 / (i + 1), 2 + (i % 7), perMarket, shape));
+  }
+
+  it('finds evenly spaced fetches even', () => {
+    expect(intervalShape(world(21, Infinity, 200))).toBe(Infinity);
+    expect(intervalShape([])).toBe(Infinity);
+  });
+
+  it('recovers the shape of gamma-distributed intervals from many markets', () => {
+    for (const shape of [1, 2, 4]) {
+      const fitted = intervalShape(world(22 + shape, shape, 400));
+      expect(fitted / shape, `shape ${shape}: fitted ${fitted}`).toBeGreaterThan(0.8);
+      expect(fitted / shape, `shape ${shape}: fitted ${fitted}`).toBeLessThan(1.25);
+    }
+  });
+
+  it('and with it the rates of all the markets, where taking the intervals as even underestimates them', () => {
+    const rng = Rng.seeded(31);
+    const rates = Array.from({ length: 50 }, (_, i) => 0.5 / (i + 1));
+    const markets = rates.map((rate) => poissonEvidence(rng, rate, 1 / (rate + 0.05), 4000, 1));
+    const shape = intervalShape(markets);
+    const total = (k: number) => markets.reduce((sum, e, i) => sum + estimateChangeRate(e, rates[i]! / 10, k), 0);
+    const truth = rates.reduce((a, b) => a + b, 0);
+    expect(Math.abs(total(shape) / truth - 1)).toBeLessThan(0.03);
+    expect(total(Infinity) / truth).toBeLessThan(0.85);
+  });
+});
+
+describe('freshShare', () => {
+  it('is the share of time fresh under gamma-distributed intervals: below the even G, equal as the shape grows', () => {
+    // Exponential intervals (shape 1) of mean 1/f: E[1 − e^(−λΔ)] = x/(1 + x), so the share is 1/(1 + x).
+    expect(freshShare(0.5, 0.25, 1)).toBeCloseTo(1 / 3, 9);
+    expect(freshShare(0.5, 0.25, 1e9)).toBeCloseTo(freshShare(0.5, 0.25), 6);
+    expect(freshShare(0.5, 0.25, 2)).toBeLessThan(freshShare(0.5, 0.25));
+    // Against a replay: the mean of (1 − e^(−λΔ))/λ over drawn intervals, over their mean.
+    const rng = Rng.seeded(41);
+    let fresh = 0;
+    let time = 0;
+    for (let k = 0; k < 200_000; k++) {
+      const d = intervalOf(rng, 2, 3);
+      fresh += -Math.expm1(-0.4 * d) / 0.4;
+      time += d;
+    }
+    expect(freshShare(0.4, 0.5, 3)).toBeCloseTo(fresh / time, 2);
+  });
+});
