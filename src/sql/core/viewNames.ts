@@ -64,3 +64,15 @@ export function viewSelection<V extends PgView, const K extends ViewColumnKey<V>
   const prefix = qualifier === undefined ? '' : `${qualifier}.`;
   return { text: keys.map((key) => `${prefix}${quoted[key]} as ${quoteIdentifier(key)}`).join(', ') };
 }
+
+/** The select list of every column of `view` but `omitted` (see viewSelection). */
+export function viewSelectionWithout<V extends PgView, const O extends ViewColumnKey<V>>(
+  view: V,
+  omitted: readonly O[],
+): Selection<SelectedViewRow<V, Exclude<ViewColumnKey<V>, O>>> {
+  const keys = Object.keys(viewNames(view).col) as ViewColumnKey<V>[];
+  return viewSelection(
+    view,
+    keys.filter((key): key is Exclude<ViewColumnKey<V>, O> => !(omitted as readonly string[]).includes(key)),
+  );
+}

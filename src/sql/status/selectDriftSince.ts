@@ -1,19 +1,11 @@
 import { upstreamDrift } from '../../schema/index.js';
 import type { Queryable } from '../core/queryable.js';
 import type { RowOf } from '../core/sqlNames.js';
-import { viewNames, viewSelection } from '../core/viewNames.js';
+import { viewNames, viewSelectionWithout } from '../core/viewNames.js';
 
 const { view, col: c } = viewNames(upstreamDrift);
-const CHANGE = viewSelection(upstreamDrift, [
-  'endpoint',
-  'kind',
-  'path',
-  'detail',
-  'firstSeenAt',
-  'lastSeenAt',
-  'recordsSeen',
-  'isCurrent',
-]);
+// Every column but the record that showed the change: a whole JSON document a row, not for a report.
+const CHANGE = viewSelectionWithout(upstreamDrift, ['example']);
 
 /** A change of analytics.upstream_drift: how records of an endpoint differ from what the service sends today. */
 export type DriftRow = RowOf<typeof CHANGE>;

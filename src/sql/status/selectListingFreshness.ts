@@ -1,19 +1,11 @@
 import { dataFreshness } from '../../schema/index.js';
 import type { Queryable } from '../core/queryable.js';
 import type { RowOf } from '../core/sqlNames.js';
-import { viewNames, viewSelection } from '../core/viewNames.js';
+import { viewNames, viewSelectionWithout } from '../core/viewNames.js';
 
 const { view, col: c } = viewNames(dataFreshness);
-const FRESHNESS = viewSelection(dataFreshness, [
-  'provider',
-  'category',
-  'events',
-  'activeEvents',
-  'markets',
-  'openMarkets',
-  'lastCompleteCrawlStartedAt',
-  'lastCompleteCrawlFinishedAt',
-]);
+// Every column but when events and markets were last seen: the report dates a listing by its last complete crawl.
+const FRESHNESS = viewSelectionWithout(dataFreshness, ['eventsLastSeenAt', 'marketsLastSeenAt']);
 
 /** A row of analytics.data_freshness: one provider × category, with its counts and its last complete crawl. */
 export type ListingFreshnessRow = RowOf<typeof FRESHNESS>;
