@@ -4,8 +4,9 @@
  *
  *   npx tsx bench/bookOrder.ts [--markets 100000] [--rpm 9000] [--repeat 7]
  *
- * Markets have Zipf volumes, fetch evidence and last fetches spread over the max age; a tenth of
- * them have moved listed prices. Reports the CPU time (user + system) of each call, median and range.
+ * Markets have Zipf volumes, fetch evidence at uneven intervals (so the interval shape is fitted,
+ * changeRate.ts) and last fetches spread over the max age; a tenth of them have moved listed
+ * prices. Reports the CPU time (user + system) of each call, median and range.
  */
 import { mulberry32 } from '../src/simulator/world/prng.js';
 import { type BookCandidate, scheduleBooks } from '../src/sync/bookSchedule.js';
@@ -38,8 +39,9 @@ function candidates(n: number, nowMs: number): BookCandidate[] {
       closeTimeMs: nowMs + random() * 30 * 86_400_000,
       changedFetches: changed,
       unchangedFetches: fetches - changed,
-      changedIntervalSec: changed * 60,
-      unchangedIntervalSec: (fetches - changed) * 60,
+      // Uneven intervals, as a sweep's are: a long one more often finds a change (the shape is fitted).
+      changedIntervalSec: changed * 75,
+      unchangedIntervalSec: (fetches - changed) * 45,
     };
   });
 }

@@ -116,8 +116,8 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
 
   // Each market's next due time; a listed mover's is -Infinity (first), a never-fetched market's
   // just after them; ties go to the busier market.
-  const waiting = new MinHeap(n);
-  const eligible = new MinHeap(n);
+  const waiting = new MinHeap(n, ratesPerSec);
+  const eligible = new MinHeap(n, ratesPerSec);
   const dueMs = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const c = candidates[i]!;
@@ -126,8 +126,8 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
     // Every market, so the list never runs dry before the sweep's time is up: what is due later
     // follows what is due sooner. Those due already are eligible from the first slot (built in
     // one pass: moved one by one, 100,000 markets took 50 ms more, bench/bookOrder.ts).
-    if (due <= nowMs) eligible.push(i, due + periodMs(i), -ratesPerSec[i]!);
-    else waiting.push(i, due, -ratesPerSec[i]!);
+    if (due <= nowMs) eligible.push(i, due + periodMs(i));
+    else waiting.push(i, due);
   }
   waiting.heapify();
   eligible.heapify();
@@ -140,7 +140,7 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
     const slot = nowMs + order.length * slotMs;
     while (waiting.size > 0 && waiting.peekKey() <= slot) {
       const i = waiting.pop();
-      eligible.add(i, dueMs[i]! + periodMs(i), -ratesPerSec[i]!);
+      eligible.add(i, dueMs[i]! + periodMs(i));
     }
     const i = eligible.size > 0 ? eligible.pop() : waiting.pop();
     // A fetch too close to the same market's previous one (in one batch) moves after it.
@@ -148,7 +148,7 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
     if (gap < batch) {
       deferred += 1;
       dueMs[i] = Math.max(dueMs[i]!, slot) + (batch - gap) * slotMs;
-      waiting.add(i, dueMs[i]!, -ratesPerSec[i]!);
+      waiting.add(i, dueMs[i]!);
       continue;
     }
     deferred = 0;
@@ -159,22 +159,22 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
     const next = Math.max(dueMs[i]!, slot) + periodMs(i);
     if (!Number.isFinite(next)) continue;
     dueMs[i] = next;
-    waiting.add(i, next, -ratesPerSec[i]!);
+    waiting.add(i, next);
   }
   return { order: Int32Array.from(order), ratesPerSec, allocation };
 }
 
-/** A binary min-heap of market indexes by (time, tie). */
+/** A binary min-heap of market indexes by time, ties to the busier market (the higher of `rates`). */
 class MinHeap {
   readonly #ids: Int32Array;
   readonly #keys: Float64Array;
-  readonly #ties: Float64Array;
+  readonly #rates: Float64Array;
   #size = 0;
 
-  constructor(capacity: number) {
+  constructor(capacity: number, rates: Float64Array) {
     this.#ids = new Int32Array(capacity);
     this.#keys = new Float64Array(capacity);
-    this.#ties = new Float64Array(capacity);
+    this.#rates = rates;
   }
   get size(): number {
     return this.#size;
@@ -184,24 +184,24 @@ class MinHeap {
     return this.#keys[0]!;
   }
   /** Appends without ordering; call heapify once after the pushes. */
-  push(id: number, key: number, tie: number): void {
+  push(id: number, key: number): void {
     const at = this.#size++;
     this.#ids[at] = id;
     this.#keys[at] = key;
-    this.#ties[at] = tie;
   }
   heapify(): void {
     for (let i = (this.#size >> 1) - 1; i >= 0; i--) this.#down(i);
   }
-  add(id: number, key: number, tie: number): void {
-    this.push(id, key, tie);
+  add(id: number, key: number): void {
+    this.push(id, key);
     this.#up(this.#size - 1);
   }
   pop(): number {
     const top = this.#ids[0]!;
     this.#size--;
     if (this.#size > 0) {
-      this.#move(this.#size, 0);
+      this.#ids[0] = this.#ids[this.#size]!;
+      this.#keys[0] = this.#keys[this.#size]!;
       this.#down(0);
     }
     return top;
@@ -209,19 +209,15 @@ class MinHeap {
   #less(a: number, b: number): boolean {
     const ka = this.#keys[a]!;
     const kb = this.#keys[b]!;
-    return ka < kb || (ka === kb && this.#ties[a]! < this.#ties[b]!);
-  }
-  #move(from: number, to: number): void {
-    this.#ids[to] = this.#ids[from]!;
-    this.#keys[to] = this.#keys[from]!;
-    this.#ties[to] = this.#ties[from]!;
+    return ka < kb || (ka === kb && this.#rates[this.#ids[a]!]! > this.#rates[this.#ids[b]!]!);
   }
   #swap(a: number, b: number): void {
-    const [id, key, tie] = [this.#ids[a]!, this.#keys[a]!, this.#ties[a]!];
-    this.#move(b, a);
+    const id = this.#ids[a]!;
+    const key = this.#keys[a]!;
+    this.#ids[a] = this.#ids[b]!;
+    this.#keys[a] = this.#keys[b]!;
     this.#ids[b] = id;
     this.#keys[b] = key;
-    this.#ties[b] = tie;
   }
   #up(i: number): void {
     while (i > 0) {

@@ -55,7 +55,7 @@ export function estimateChangeRate(e: FetchEvidence, priorPerSec: number, shape 
  * expectation (n fetches, U unchanged, mean interval m; U·m when evenly spaced), and k is the
  * shape at which that adds up to the unchanged seconds observed over all markets. Uneven intervals
  * show as unchanged fetches shorter than the mean one, since a long interval more often finds a
- * change. Infinity (evenly spaced) when they are not shorter. Pure; one pass and a bisection.
+ * change. Infinity (evenly spaced) when they are not shorter. Pure; a few passes over the markets.
  */
 export function intervalShape(markets: readonly FetchEvidence[]): number {
   const unchangedSec = new Float64Array(markets.length);
@@ -74,22 +74,24 @@ export function intervalShape(markets: readonly FetchEvidence[]): number {
     even += e.unchangedFetches * m;
   }
   if (terms === 0 || observed >= even) return Infinity;
-  // Expected unchanged seconds at 1/k = s: Σ U·m·e^(s·ln(U/n)), decreasing in s.
-  const expected = (s: number) => {
+  // Expected unchanged seconds at 1/k = s is Σ U·m·e^(s·ln(U/n)): convex and decreasing in s.
+  // Newton's method from s = 0, where that is above the observed, lands short of the root at each
+  // step and rises to it: four or five passes where a bisection to the same precision took 22 (a
+  // third of ordering 100,000 markets' CPU, bench/bookOrder.ts).
+  let s = 0;
+  for (let step = 0; step < 50; step++) {
     let sum = 0;
-    for (let i = 0; i < terms; i++) sum += unchangedSec[i]! * Math.exp(s * lnShare[i]!);
-    return sum;
-  };
-  let lo = 0;
-  let hi = 1 / LEAST_SHAPE;
-  if (expected(hi) >= observed) return LEAST_SHAPE;
-  // To a millionth of the range: the shape to well under 0.1 %.
-  for (let step = 0; step < 22; step++) {
-    const mid = (lo + hi) / 2;
-    if (expected(mid) > observed) lo = mid;
-    else hi = mid;
+    let slope = 0;
+    for (let i = 0; i < terms; i++) {
+      const term = unchangedSec[i]! * Math.exp(s * lnShare[i]!);
+      sum += term;
+      slope += term * lnShare[i]!;
+    }
+    const next = s - (sum - observed) / slope;
+    if (next >= 1 / LEAST_SHAPE) return LEAST_SHAPE;
+    if (!(next > s) || next - s < 1e-7 * next) break;
+    s = next;
   }
-  const s = (lo + hi) / 2;
   return s <= 1e-6 ? Infinity : 1 / s;
 }
 

@@ -33,33 +33,48 @@ export interface Allocation {
 }
 
 /**
- * Fetch rates f = clamp(s·λ, floor, ceiling) for each market, with s found by bisection so that the
- * rates add up to `totalPerSec` (the sweep's fetch rate). When the floors alone exceed it, every
- * market gets its floor (the sweep then fetches the most overdue first). Pure; O(markets) a step,
- * about 15 steps.
+ * Fetch rates f = clamp(s·λ, floor, ceiling) for each market, with s such that the rates add up
+ * to `totalPerSec` (the sweep's fetch rate) to a ten-thousandth. When the floors alone exceed it,
+ * every market gets its floor (the sweep then fetches the most overdue first). The sum is
+ * piecewise linear in s, so Newton's steps (its slope: the rates of the markets between floor and
+ * ceiling) land on the root once in its piece, within a bracket they fall back to halving: about
+ * 5 passes over the markets where halving alone took 16. Pure.
  */
 export function allocateFetchRates(rates: Float64Array, floors: Float64Array, ceilingPerSec: number, totalPerSec: number): Allocation {
   const n = rates.length;
   const out = new Float64Array(n);
+  let slope = 0;
   const total = (s: number) => {
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += Math.max(floors[i]!, Math.min(ceilingPerSec, s * rates[i]!));
+    slope = 0;
+    for (let i = 0; i < n; i++) {
+      const f = s * rates[i]!;
+      if (f <= floors[i]!) sum += floors[i]!;
+      else if (f >= ceilingPerSec) sum += ceilingPerSec;
+      else {
+        sum += f;
+        slope += rates[i]!;
+      }
+    }
     return sum;
   };
   let s = 0;
   if (total(0) < totalPerSec) {
-    // Bracketed from the proportional share (floors and ceiling aside), then halved to a ten-thousandth (the fetch rates to 0.01 %).
+    // Bracketed from the proportional share (floors and ceiling aside).
     let rateSum = 0;
     for (let i = 0; i < n; i++) rateSum += rates[i]!;
     let hi = rateSum > 0 ? totalPerSec / rateSum : 1;
     while (total(hi) < totalPerSec && hi < 1e300) hi *= 2;
     let lo = 0;
-    for (let step = 0; step < 60 && hi - lo > 1e-4 * hi; step++) {
-      const mid = (lo + hi) / 2;
-      if (total(mid) < totalPerSec) lo = mid;
-      else hi = mid;
-    }
     s = hi;
+    for (let step = 0; step < 60 && hi - lo > 1e-12 * hi; step++) {
+      const sum = total(s);
+      if (Math.abs(sum - totalPerSec) <= 1e-4 * totalPerSec) break;
+      if (sum < totalPerSec) lo = s;
+      else hi = s;
+      const next = slope > 0 ? s - (sum - totalPerSec) / slope : NaN;
+      s = next > lo && next < hi ? next : (lo + hi) / 2;
+    }
   }
   for (let i = 0; i < n; i++) out[i] = Math.max(floors[i]!, Math.min(ceilingPerSec, s * rates[i]!));
   return { fetchesPerSec: out, fetchesPerChange: s };
