@@ -98,6 +98,11 @@ function informationLines(i: BookInformation): string[] {
     Number.isFinite(i.intervalShape)
       ? `each market's fetch intervals taken as uneven as the fetch evidence shows them (a gamma law of shape ${i.intervalShape.toFixed(2)} around their mean)`
       : "each market's fetches taken as evenly spaced (the fetch evidence shows no unevenness)",
+    ...(i.lowerBoundRates.markets === 0
+      ? []
+      : [
+          `${humanCount(i.lowerBoundRates.markets)} ${i.lowerBoundRates.markets === 1 ? 'book' : 'books'} found a change at every fetch (${(100 * i.lowerBoundRates.changeShare).toFixed(1)} % of the estimated changes): their rates are lower bounds, so Fv and C are predicted high; fetched more often (a larger plan or a shorter sweep period) they are measured`,
+        ]),
   ];
 }
 

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+
+import { bookInformation } from '../../src/plan/bookInformation.js';
+import type { BookCandidate } from '../../src/sync/bookSchedule.js';
+
+const NOW_MS = 1_800_000_000_000;
+const OPTIONS = { nowMs: NOW_MS, sweepEverySec: 20, fetchesPerSec: 1, maxAgeSec: 3600, booksPerBatch: 2 };
+
+function candidate(marketId: string, changed: number, unchanged: number, intervalSec: number): BookCandidate {
+  return {
+    marketId,
+    lastFetchedMs: NOW_MS - 10_000,
+    listedMoved: false,
+    volumePerSec: 1,
+    closeTimeMs: null,
+    changedFetches: changed,
+    unchangedFetches: unchanged,
+    changedIntervalSec: changed * intervalSec,
+    unchangedIntervalSec: unchanged * intervalSec,
+  };
+}
+
+describe('bookInformation', () => {
+  it('counts the books whose every fetch found a change, whose rates it can only bound from below', () => {
+    const quiet = Array.from({ length: 5 }, (_, i) => candidate(`q${i}`, 2, 8, 30));
+    // Eleven changes in eleven fetches 26 s apart; two in two is too little to tell.
+    const busy = candidate('busy', 11, 0, 26);
+    const young = candidate('young', 2, 0, 26);
+    const info = bookInformation([...quiet, busy, young], OPTIONS);
+    expect(info.lowerBoundRates.markets).toBe(1);
+    expect(info.lowerBoundRates.changeShare).toBeGreaterThan(0.3);
+    expect(info.lowerBoundRates.changeShare).toBeLessThan(1);
+    expect(bookInformation(quiet, OPTIONS).lowerBoundRates).toEqual({ markets: 0, changeShare: 0 });
+  });
+});
