@@ -3,7 +3,7 @@
  * of heavy-tailed activity and measures what it captured against the world's true states. Run on
  * demand, never in tests:
  *
- *   npx tsx bench/capture.ts [--rpm 60,600,3000] [--runs 2] [--markets N] [--warm S] [--hot-events N] [--db postgres://...] [--once]
+ *   npx tsx bench/capture.ts [--rpm 60,600,3000] [--runs 2] [--markets N] [--warm S] [--hot-events N] [--sweep-every S] [--db postgres://...] [--once]
  *
  * For each rate and run: a scratch database, a simulator in real time (Zipf change rates, the
  * busiest every 2 s), the service at that plan's rate with schedules scaled to it, a warm-up, then
@@ -115,6 +115,8 @@ function parseArgs(argv: readonly string[]) {
     markets: undefined as number | undefined,
     warmSec: undefined as number | undefined,
     hotEvents: HOT_EVENTS_DEFAULT,
+    /** Seconds between sweeps instead of the profile's (60: the service's default, a sweep a minute). */
+    sweepEverySec: undefined as number | undefined,
     serverUrl: DEFAULT_SERVER_URL,
     once: false,
   };
@@ -125,12 +127,15 @@ function parseArgs(argv: readonly string[]) {
     else if (a === '--markets') out.markets = Number(argv[++i]);
     else if (a === '--warm') out.warmSec = Number(argv[++i]);
     else if (a === '--hot-events') out.hotEvents = Number(argv[++i]);
+    else if (a === '--sweep-every') out.sweepEverySec = Number(argv[++i]);
     else if (a === '--db') out.serverUrl = argv[++i] ?? '';
     else if (a === '--once') out.once = true;
     else throw new Error(`unknown argument ${a}; see the header of bench/capture.ts`);
   }
   for (const rpm of out.rpms) if (!PROFILES[rpm]) throw new Error(`--rpm takes ${Object.keys(PROFILES).join(', ')}; got ${rpm}`);
   if (!Number.isInteger(out.hotEvents) || out.hotEvents < 0) throw new Error(`--hot-events takes a whole number; got ${out.hotEvents}`);
+  if (out.sweepEverySec !== undefined && ![5, 10, 15, 20, 30, 60].includes(out.sweepEverySec))
+    throw new Error(`--sweep-every takes 5, 10, 15, 20, 30 or 60 (seconds dividing a minute); got ${out.sweepEverySec}`);
   return out;
 }
 
@@ -141,7 +146,18 @@ function keyOf(marketId: string, bookJson: string): string {
 }
 
 async function captureRun(rpm: number, run: number, options: ReturnType<typeof parseArgs>): Promise<RunResult> {
-  const profile = PROFILES[rpm]!;
+  const every = options.sweepEverySec;
+  const base = PROFILES[rpm]!;
+  // A sweep a minute needs a longer window to hold a few of them.
+  const profile =
+    every === undefined
+      ? base
+      : {
+          ...base,
+          schedules: { ...base.schedules, orderbooks: every === 60 ? '0 * * * * *' : `*/${every} * * * * *` },
+          measureSec: Math.max(base.measureSec, 3 * every),
+        };
+  const sweepEverySec = every ?? PERIOD_SEC[rpm]!;
   const warmSec = options.warmSec ?? profile.warmSec;
   const db = await createScratch(options.serverUrl, `bench_capture_${rpm}_${run}`);
   const sim = await startSimulator({
@@ -218,7 +234,7 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
     const candidates = await selectBookCandidates(sql, KNOWN_PROVIDERS, new Date(toMs));
     const options = {
       nowMs: toMs,
-      sweepEverySec: PERIOD_SEC[rpm]!,
+      sweepEverySec,
       fetchesPerSec,
       maxAgeSec: 3600,
       booksPerBatch: sweepBatch(DEFAULT_BATCH_SIZE, fetchesPerSec),
@@ -332,7 +348,7 @@ const spread = (xs: readonly number[]) => (xs.length < 2 ? f3(xs[0]!) : `${f3(Ma
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   console.log(
-    `# information per request — ${new Date().toISOString()}, Node ${process.version}, ${options.markets ?? "the profile's"} markets, ${options.runs} runs a rate, ${options.hotEvents} hot events${options.once ? ', --once' : ''}; load ${loadavg()
+    `# information per request — ${new Date().toISOString()}, Node ${process.version}, ${options.markets ?? "the profile's"} markets, ${options.runs} runs a rate, ${options.hotEvents} hot events${options.sweepEverySec === undefined ? '' : `, a sweep every ${options.sweepEverySec} s`}${options.once ? ', --once' : ''}; load ${loadavg()
       .map((x) => x.toFixed(2))
       .join(' ')}`,
   );
