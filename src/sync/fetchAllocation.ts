@@ -49,8 +49,9 @@ export function allocateFetchRates(rates: Float64Array, floors: Float64Array, ce
     slope = 0;
     for (let i = 0; i < n; i++) {
       const f = s * rates[i]!;
-      if (f <= floors[i]!) sum += floors[i]!;
-      else if (f >= ceilingPerSec) sum += ceilingPerSec;
+      // clamp(f, floor, ceiling) with the floor winning where it is above the ceiling.
+      if (f >= ceilingPerSec) sum += Math.max(floors[i]!, ceilingPerSec);
+      else if (f <= floors[i]!) sum += floors[i]!;
       else {
         sum += f;
         slope += rates[i]!;

@@ -97,6 +97,27 @@ describe('allocateFetchRates', () => {
     expect(fetchesPerSec[1]! / fetchesPerSec[2]!).toBeCloseTo(5, 6);
   });
 
+  it('spends the whole rate to a ten-thousandth over seeded worlds, a floor above the ceiling kept', () => {
+    const rng = Rng.seeded(17);
+    for (let world = 0; world < 50; world++) {
+      const n = 1 + Math.floor(rng.next() * 300);
+      const rates = Float64Array.from({ length: n }, () => (rng.next() < 0.1 ? 0 : 0.5 / (1 + Math.floor(rng.next() * n))));
+      const ceiling = 0.05 + rng.next();
+      // Some floors above the ceiling, as an even share is for a handful of markets.
+      const floors = Float64Array.from({ length: n }, () => (rng.next() < 0.05 ? ceiling * 2 : rng.next() * 0.01));
+      const floorSum = floors.reduce((a, b) => a + b, 0);
+      // What the markets take at the most: a market that never changes keeps its floor.
+      const most = floors.reduce((a, f, i) => a + (rates[i]! > 0 ? Math.max(f, ceiling) : f), 0);
+      const total = floorSum + rng.next() * (most - floorSum) * 0.99;
+      const { fetchesPerSec, fetchesPerChange } = allocateFetchRates(rates, floors, ceiling, total);
+      expect(Math.abs(fetchesPerSec.reduce((a, b) => a + b, 0) - total)).toBeLessThanOrEqual(1e-4 * total);
+      const unclamped = Array.from(fetchesPerSec).filter(
+        (f, i) => f !== Math.max(floors[i]!, Math.min(ceiling, fetchesPerChange * rates[i]!)) || f < floors[i]!,
+      );
+      expect(unclamped).toEqual([]);
+    }
+  });
+
   it('beats uniform fetching on Fv for Zipf rates (the known-rate optimum of the same fetches)', () => {
     const rates = Float64Array.from({ length: 600 }, (_, i) => 0.5 / (i + 1));
     const total = 10.18;
