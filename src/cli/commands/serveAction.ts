@@ -1,8 +1,8 @@
 import { keylessWarning } from '../../app/createClientFromConfig.js';
 import type { Config } from '../../config.js';
 import { isLoopback } from '../../net/isLoopback.js';
-import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { CliError } from '../cliError.js';
+import { embeddedNotice } from '../embeddedNotice.js';
 import { ExitCode } from '../exitCodes.js';
 import { runServiceUntilSignal } from '../runServiceUntilSignal.js';
 
@@ -31,9 +31,7 @@ export async function serveAction(opts: ServeOptions, deps: { getConfig: () => R
     onStarted: ({ databaseUrl, embedded, opsUrl }) => {
       process.stderr.write(
         `prediction-ingest: running; health and metrics at ${opsUrl} (/healthz, /readyz, /metrics)\n` +
-          (embedded
-            ? `prediction-ingest: embedded Postgres at ${withoutCredentials(databaseUrl)} (password in DATA_DIR/embedded-postgres.json)\n`
-            : ''),
+          (embedded ? embeddedNotice(databaseUrl) : ''),
       );
     },
   });

@@ -7,7 +7,6 @@ import type { Config } from '../../config.js';
 import { connect } from '../../db/connect.js';
 import { errorChainMessage } from '../../errors/errorChainMessage.js';
 import { waitForJobLease } from '../../lease/waitForJobLease.js';
-import { withoutCredentials } from '../../net/withoutCredentials.js';
 import { connectPacker } from '../../partitions/connectPacker.js';
 import { SYNC_JOB } from '../../sync/jobCatalog.js';
 import { runLeasedJob } from '../../sync/runLeasedJob.js';
@@ -34,10 +33,6 @@ export async function syncAction(opts: SyncOptions, deps: { getConfig: () => Rea
   const keyless = keylessWarning(config);
   if (keyless !== null) process.stderr.write(`prediction-ingest: warning: ${keyless}\n`);
   const target = await resolveDatabaseForCommand(config);
-  if (target.embedded)
-    process.stderr.write(
-      `prediction-ingest: embedded Postgres at ${withoutCredentials(target.url)} (password in DATA_DIR/embedded-postgres.json)\n`,
-    );
   const database = connect(target.url, { statementTimeoutMs: config.databaseStatementTimeoutSec * 1000 });
   // Connects only if a closed month is to be packed at the end of the cycle.
   const packer = connectPacker(target.url);
