@@ -185,6 +185,8 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
     orderBookMaxAgeSec: 3600,
     ...(options.once ? {} : { rateLimitRpm: rpm }),
     hotEvents: options.hotEvents,
+    // As `serve` starts it.
+    runOverdueAtStart: true,
     ops: { host: '127.0.0.1', port: 0 },
   });
   const startMs = Date.now();

@@ -76,6 +76,7 @@ export async function runServiceUntilSignal(config: Readonly<Config>, options: R
       clockToleranceMs: config.clockToleranceSec * 1000,
       runRetentionDays: config.runRetentionDays,
       statementTimeoutMs: config.databaseStatementTimeoutSec * 1000,
+      runOverdueAtStart: true,
       ops: { host: config.opsHost, port: config.opsPort },
     });
     options.onStarted?.({ databaseUrl: target.url, embedded: target.embedded, opsUrl: service.opsUrl });

@@ -39,6 +39,13 @@ export interface SchedulerOptions {
   onProgress?: (job: JobName) => void;
   /** The jobs' clock, for a simulated world. Default: each run takes the database's, the host's checked against it (runJob). */
   now?: () => Date;
+  /**
+   * When each job last finished well (lastSuccessfulRuns). A job with none, or none within its
+   * period, runs once at start instead of waiting for its first tick: with the default schedules a
+   * new install waited up to 10 minutes for its first crawl, its sweeps finding nothing to fetch
+   * meanwhile. Absent: every job waits for its first tick.
+   */
+  lastSuccess?: ReadonlyMap<string, Date>;
 }
 
 export interface Scheduler {
@@ -116,31 +123,42 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
     }
   };
 
+  const launch = (job: JobName) => {
+    const run = tick(job).catch((error: unknown) => options.logger.error({ job, err: error }, 'job tick failed'));
+    running.add(run);
+    return run.finally(() => running.delete(run));
+  };
+
   for (const { name, schedule } of options.jobs) {
-    const task = cron.schedule(
-      schedule,
-      () => {
-        const run = tick(name).catch((error: unknown) => options.logger.error({ job: name, err: error }, 'job tick failed'));
-        running.add(run);
-        return run.finally(() => running.delete(run));
-      },
-      {
-        name,
-        timezone: 'Etc/UTC',
-        noOverlap: true,
-        distributed: true,
-        runCoordinator: handedOver(pgRunCoordinator(options.sql, name, options.instanceId, now), () => options.onProgress?.(name)),
-        logger: cronLogger(options.logger, name),
-      },
-    );
+    const task = cron.schedule(schedule, () => launch(name), {
+      name,
+      timezone: 'Etc/UTC',
+      noOverlap: true,
+      distributed: true,
+      runCoordinator: handedOver(pgRunCoordinator(options.sql, name, options.instanceId, now), () => options.onProgress?.(name)),
+      logger: cronLogger(options.logger, name),
+    });
     tasks.set(name, task);
   }
 
+  const periodMs = (job: JobName) => {
+    const [a, b] = tasks.get(job)?.getNextRuns(2) ?? [];
+    return a && b ? b.getTime() - a.getTime() : 60_000;
+  };
+  // Not a tick: no instance claims it in job_ticks, but the job's lease still lets one run at a time.
+  const lastSuccess = options.lastSuccess;
+  if (lastSuccess !== undefined) {
+    for (const { name } of options.jobs) {
+      const last = lastSuccess.get(name);
+      const sinceMs = last === undefined ? Infinity : now().getTime() - last.getTime();
+      if (sinceMs <= periodMs(name)) continue;
+      options.logger.info({ job: name, lastSuccess: last ?? null }, 'no run within its period: the job runs now, before its first tick');
+      void launch(name);
+    }
+  }
+
   return {
-    periodMs(job) {
-      const [a, b] = tasks.get(job)?.getNextRuns(2) ?? [];
-      return a && b ? b.getTime() - a.getTime() : 60_000;
-    },
+    periodMs,
     async stop() {
       stopping.abort();
       await Promise.all([...tasks.values()].map((t) => t.stop()));

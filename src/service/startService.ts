@@ -49,6 +49,12 @@ export interface ServiceOptions {
   clockToleranceMs?: number;
   /** The writers' statement_timeout (PREDICTION_DB_STATEMENT_TIMEOUT_SEC); their lock timeout and deadlines follow. Default 20 000. */
   statementTimeoutMs?: number;
+  /**
+   * A job that has not finished well within its period (or never has) runs once at start, before
+   * its first tick (SchedulerOptions.lastSuccess). Default false: every job waits for its first
+   * tick, as the tests that count ticks expect; `serve` sets it.
+   */
+  runOverdueAtStart?: boolean;
 }
 
 export interface Service {
@@ -106,6 +112,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       },
       instanceId,
       now: options.now,
+      lastSuccess: options.runOverdueAtStart === true ? lastRuns : undefined,
       logger: options.logger,
       onRunFinished: (outcome) => record(options.metrics, outcome),
       onProgress: (job) => liveness?.markProgress(job),

@@ -22,6 +22,8 @@ export interface TestServiceOptions {
   logger?: Logger;
   /** A run rejecting more than this share is degraded. Default 5, as the service's default. */
   maxRejectedPercent?: number;
+  /** ServiceOptions.runOverdueAtStart. Default false: the tests count ticks from the first. */
+  runOverdueAtStart?: boolean;
 }
 
 /** A service instance in this process against the simulator, every job but the trades job ticking each second. */
@@ -50,6 +52,7 @@ export async function startTestService(
     ops: { host: '127.0.0.1', port: 0 },
     // The tests' clock, faked (installCronClock) or not: observations follow it, as the simulator does.
     now: () => new Date(),
+    runOverdueAtStart: options.runOverdueAtStart ?? false,
   });
   return { service, client, metrics };
 }
