@@ -34,22 +34,33 @@ afterEach(async () => {
   await server?.close();
 });
 
-/** A sweep to a deadline `sec` away at `fetchesPerSec`; M-0's book changes at every fetch, the others never. Returns the ids fetched, in order. */
+/**
+ * A sweep to a deadline `sec` away at `fetchesPerSec`; M-0's book changes at every fetch, the
+ * others never. `during` runs alongside it, seeing the fetches so far (ids, and when each arrived).
+ * Returns the ids fetched, in order.
+ */
 async function scheduledSweep(
   sec: number,
   fetchesPerSec: number,
   movers?: (fetched: readonly string[]) => Promise<readonly string[]>,
+  extra: { replanEverySec?: number; during?: (fetched: readonly string[], atMs: readonly number[]) => Promise<void> } = {},
 ): Promise<string[]> {
   const fetched: string[] = [];
+  const atMs: number[] = [];
   server = await startRecordingServer((a) => {
     const id = requestedId(a.path);
     fetched.push(id);
+    atMs.push(Date.now());
     const size = id === 'M-0' ? fetched.length : 100;
     return { json: { yes: [[64, size]], no: [[35, 80]] } };
   });
   client = createPredictionClient({ baseUrl: server.baseUrl, allowKeyless: true, rateLimit: { requests: 1_000_000 } });
   const ctx = await sweepContext(db.sql, client);
-  await sweepOrderBooks(ctx, { limit: null, deadline: new Date(Date.now() + sec * 1000), fetchesPerSec, movers: movers?.(fetched) });
+  const deadline = new Date(Date.now() + sec * 1000);
+  await Promise.all([
+    sweepOrderBooks(ctx, { limit: null, deadline, fetchesPerSec, movers: movers?.(fetched), replanEverySec: extra.replanEverySec }),
+    extra.during?.(fetched, atMs),
+  ]);
   return fetched;
 }
 
@@ -93,6 +104,37 @@ describe('the scheduled sweep', () => {
     await writeEvents(db.sql, { runId: null, endpoint: '/events', events: [moved], observedAt: new Date() });
     const next = await scheduledSweep(3, 12);
     expect(next[0]).toBe('M-7');
+  });
+
+  it('plans again while it runs: a market whose listed prices moved is fetched at the next plan, not at its turn', async () => {
+    await scheduledSweep(2, 12);
+    let mover = '';
+    let movedAtMs = 0;
+    let arrivedAtMs: readonly number[] = [];
+    // Plans of 2 s (the last one longer, to the hand-over at 7.2 s): the move is written in the first.
+    const fetched = await scheduledSweep(8, 12, undefined, {
+      replanEverySec: 2,
+      during: async (ids, atMs) => {
+        arrivedAtMs = atMs;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        // A quiet book fetched lately, not due again for seconds, but stored as fetched before the
+        // move (a batch's answers are stamped with the last one's arrival, within ARRIVAL_GROUP_MS).
+        const settledMs = Date.now() - 500;
+        mover = ids.filter((id, i) => id !== 'M-0' && atMs[i]! < settledMs).at(-1)!;
+        const moved = parseEvent(
+          wireEvent(`E-${mover.slice(2)}`, {
+            markets: [wireMarket(mover, { pricing: { buyYesPriceUsd: 710000, sellYesPriceUsd: 700000, volume: 1_000 } })],
+          }),
+          { provider: 'polymarket' },
+        );
+        movedAtMs = Date.now();
+        await writeEvents(db.sql, { runId: null, endpoint: '/events', events: [moved], observedAt: new Date(movedAtMs) });
+      },
+    });
+    const next = fetched.findIndex((id, i) => id === mover && arrivedAtMs[i]! > movedAtMs);
+    expect(next).toBeGreaterThan(0);
+    // The next plan starts at most a plan's span (2 s) after the first one, which began before the move.
+    expect(arrivedAtMs[next]! - movedAtMs).toBeLessThan(1_500);
   });
 
   it('fetches the movers it is told of while it runs next, ahead of the rest of its order', async () => {
