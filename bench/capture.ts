@@ -3,20 +3,22 @@
  * of heavy-tailed activity and measures what it captured against the world's true states. Run on
  * demand, never in tests:
  *
- *   npx tsx bench/capture.ts [--rpm 60,600,3000] [--runs 2] [--markets N] [--warm S] [--hot-events N] [--sweep-every S] [--db postgres://...] [--once]
+ *   npx tsx bench/capture.ts [--rpm 60,600,3000] [--runs 2] [--markets N] [--warm S] [--hot-events N] [--sweep-every S] [--default-schedules] [--db postgres://...] [--once]
  *
  * For each rate and run: a scratch database, a simulator in real time (Zipf change rates, the
  * busiest every 2 s), the service at that plan's rate with schedules scaled to it, a warm-up, then
  * a measured window sampled every half second. It reports F, Fv and C (bench/README.md), the
  * requests by kind, the budget used and 429s, and the two references replayed on the same change
  * log with the same number of book fetches. `--once` runs the sweep without the plan's rate (each
- * book at most once a sweep), as before the schedule. See bench/README.md.
+ * book at most once a sweep), as before the schedule. `--default-schedules` runs every job on the
+ * service's default schedule (a crawl every 10 minutes, a sweep a minute), as `serve` starts it
+ * without settings. See bench/README.md.
  */
 import { loadavg } from 'node:os';
 
 import { createPredictionClient } from '../src/api/client/index.js';
 import { parseOrderBook } from '../src/api/parse.js';
-import { HOT_EVENTS_DEFAULT } from '../src/config.js';
+import { HOT_EVENTS_DEFAULT, parseConfig } from '../src/config.js';
 import { KNOWN_PROVIDERS } from '../src/domain/types.js';
 import { createLogger } from '../src/log/createLogger.js';
 import { createMetrics } from '../src/ops/metrics.js';
@@ -117,6 +119,7 @@ function parseArgs(argv: readonly string[]) {
     hotEvents: HOT_EVENTS_DEFAULT,
     /** Seconds between sweeps instead of the profile's (60: the service's default, a sweep a minute). */
     sweepEverySec: undefined as number | undefined,
+    defaultSchedules: false,
     serverUrl: DEFAULT_SERVER_URL,
     once: false,
   };
@@ -128,6 +131,7 @@ function parseArgs(argv: readonly string[]) {
     else if (a === '--warm') out.warmSec = Number(argv[++i]);
     else if (a === '--hot-events') out.hotEvents = Number(argv[++i]);
     else if (a === '--sweep-every') out.sweepEverySec = Number(argv[++i]);
+    else if (a === '--default-schedules') out.defaultSchedules = true;
     else if (a === '--db') out.serverUrl = argv[++i] ?? '';
     else if (a === '--once') out.once = true;
     else throw new Error(`unknown argument ${a}; see the header of bench/capture.ts`);
@@ -136,6 +140,8 @@ function parseArgs(argv: readonly string[]) {
   if (!Number.isInteger(out.hotEvents) || out.hotEvents < 0) throw new Error(`--hot-events takes a whole number; got ${out.hotEvents}`);
   if (out.sweepEverySec !== undefined && ![5, 10, 15, 20, 30, 60].includes(out.sweepEverySec))
     throw new Error(`--sweep-every takes 5, 10, 15, 20, 30 or 60 (seconds dividing a minute); got ${out.sweepEverySec}`);
+  if (out.defaultSchedules && out.sweepEverySec !== undefined)
+    throw new Error('--default-schedules sets the sweep a minute: leave out --sweep-every');
   return out;
 }
 
@@ -145,12 +151,25 @@ function keyOf(marketId: string, bookJson: string): string {
   return checked.ok ? contentHash(checked.value) : `rejected:${bookJson}`;
 }
 
+/** The service's schedules with no setting of them, as `serve` reads its environment. */
+function defaultSchedules(): Record<JobName, string> {
+  const config = parseConfig({ PREDICTION_API_KEY: API_KEY });
+  return {
+    crawl: config.crawlSchedule,
+    details: config.detailsSchedule,
+    trades: config.tradesSchedule,
+    orderbooks: config.orderBookSchedule,
+  };
+}
+
 async function captureRun(rpm: number, run: number, options: ReturnType<typeof parseArgs>): Promise<RunResult> {
-  const every = options.sweepEverySec;
+  const every = options.defaultSchedules ? 60 : options.sweepEverySec;
   const base = PROFILES[rpm]!;
-  // A sweep a minute needs a longer window to hold a few of them.
-  const profile =
-    every === undefined
+  // A sweep a minute needs a longer window to hold a few of them; the default schedules' first
+  // crawl runs at start (overdue), and the rates need a few sweeps after it.
+  const profile = options.defaultSchedules
+    ? { ...base, schedules: defaultSchedules(), warmSec: Math.max(base.warmSec, 120), measureSec: Math.max(base.measureSec, 180) }
+    : every === undefined
       ? base
       : {
           ...base,
@@ -350,7 +369,7 @@ const spread = (xs: readonly number[]) => (xs.length < 2 ? f3(xs[0]!) : `${f3(Ma
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   console.log(
-    `# information per request — ${new Date().toISOString()}, Node ${process.version}, ${options.markets ?? "the profile's"} markets, ${options.runs} runs a rate, ${options.hotEvents} hot events${options.sweepEverySec === undefined ? '' : `, a sweep every ${options.sweepEverySec} s`}${options.once ? ', --once' : ''}; load ${loadavg()
+    `# information per request — ${new Date().toISOString()}, Node ${process.version}, ${options.markets ?? "the profile's"} markets, ${options.runs} runs a rate, ${options.hotEvents} hot events${options.defaultSchedules ? ", the service's default schedules" : options.sweepEverySec === undefined ? '' : `, a sweep every ${options.sweepEverySec} s`}${options.once ? ', --once' : ''}; load ${loadavg()
       .map((x) => x.toFixed(2))
       .join(' ')}`,
   );

@@ -7,8 +7,8 @@ import { allocateFetchRates, type Allocation } from './fetchAllocation.js';
  * 1. A market whose listed prices changed since its book was last fetched is due first: every
  *    crawl brings each market's top of book for free, and a moved top means a changed book.
  * 2. Every open market is fetched at least every ORDERBOOK_MAX_AGE_SEC, and more often as its
- *    close nears (a quarter of the time left, down to the sweep's period), so closing markets
- *    are not starved.
+ *    close nears (a quarter of the time left, down to the span the sweep plans for), so closing
+ *    markets are not starved.
  * 3. The rest of the budget goes where the expected information per request, weighted by
  *    activity, is highest: the objective is Fv (fetchAllocation.ts), whose best division gives
  *    each market fetches in proportion to its change rate, estimated from its own fetches
@@ -76,7 +76,7 @@ export function allocateBooks(
   const priors = priorRates(candidates, { fallbackTotalPerSec: options.fetchesPerSec, floorPerSec: floorPerSec / 100, shape });
   const ratesPerSec = new Float64Array(n);
   const floorsPerSec = new Float64Array(n);
-  // The shortest floor interval: a sweep's period, as a closing market needs no more than a fetch a sweep.
+  // The shortest floor interval: the span planned for, as a closing market needs no more than a fetch a plan.
   const shortestSec = Math.min(options.maxAgeSec, Math.max(1, options.horizonSec));
   const evenFloorPerSec = n === 0 ? 0 : (EVEN_FLOOR_SHARE * options.fetchesPerSec) / n;
   for (let i = 0; i < n; i++) {

@@ -4,7 +4,7 @@ import { createPredictionClient, type PredictionClient } from '../../src/api/cli
 import { parseEvent } from '../../src/api/parse.js';
 import { selectBookFetchOutcomes } from '../../src/sql/status/selectBookFetchOutcomes.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
-import { sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
+import { type PlanSpan, sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
 import { type RecordingServer, startRecordingServer } from '../api/client/helpers/recordingServer.js';
 import { requestedId, wireEvent, wireMarket } from '../api/client/helpers/wire.js';
 import { sweepContext } from '../helpers/sweepContext.js';
@@ -43,7 +43,7 @@ async function scheduledSweep(
   sec: number,
   fetchesPerSec: number,
   movers?: (fetched: readonly string[]) => Promise<readonly string[]>,
-  extra: { replanEverySec?: number; during?: (fetched: readonly string[], atMs: readonly number[]) => Promise<void> } = {},
+  extra: { planSpan?: PlanSpan; during?: (fetched: readonly string[], atMs: readonly number[]) => Promise<void> } = {},
 ): Promise<string[]> {
   const fetched: string[] = [];
   const atMs: number[] = [];
@@ -58,7 +58,7 @@ async function scheduledSweep(
   const ctx = await sweepContext(db.sql, client);
   const deadline = new Date(Date.now() + sec * 1000);
   await Promise.all([
-    sweepOrderBooks(ctx, { limit: null, deadline, fetchesPerSec, movers: movers?.(fetched), replanEverySec: extra.replanEverySec }),
+    sweepOrderBooks(ctx, { limit: null, deadline, fetchesPerSec, movers: movers?.(fetched), planSpan: extra.planSpan }),
     extra.during?.(fetched, atMs),
   ]);
   return fetched;
@@ -113,7 +113,7 @@ describe('the scheduled sweep', () => {
     let arrivedAtMs: readonly number[] = [];
     // Plans of 2 s (the last one longer, to the hand-over at 7.2 s): the move is written in the first.
     const fetched = await scheduledSweep(8, 12, undefined, {
-      replanEverySec: 2,
+      planSpan: { everySec: 2, leastFetches: 1 },
       during: async (ids, atMs) => {
         arrivedAtMs = atMs;
         await new Promise((resolve) => setTimeout(resolve, 1_000));
