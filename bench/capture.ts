@@ -30,6 +30,7 @@ import { contentHash } from '../src/sql/writes/recordOrderBooks.js';
 import { allocateBooks } from '../src/sync/bookSchedule.js';
 import { weightedFreshness } from '../src/sync/fetchAllocation.js';
 import { JOB_PRIORITY, type JobName } from '../src/sync/jobCatalog.js';
+import { firstPlanSec } from '../src/sync/planEndMs.js';
 import { DEFAULT_BATCH_SIZE } from '../src/sync/runJob.js';
 import { sweepBatch } from '../src/sync/sweepOrderBooks.js';
 import {
@@ -263,7 +264,7 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
     const info = bookInformation(candidates, options);
     const { ratesPerSec, allocation } = allocateBooks(candidates, {
       ...options,
-      horizonSec: options.sweepEverySec,
+      horizonSec: firstPlanSec(options.sweepEverySec, options.fetchesPerSec),
       batchSize: options.booksPerBatch,
     });
     // The rate of content changes (what a fetch can see) over the service's run, the span of its evidence.

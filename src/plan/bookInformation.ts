@@ -1,6 +1,7 @@
 import { allocateBooks, type BookCandidate } from '../sync/bookSchedule.js';
 import { CALIBRATION_FETCHES } from '../sync/changeRate.js';
 import { plainFreshness, weightedFreshness } from '../sync/fetchAllocation.js';
+import { firstPlanSec } from '../sync/planEndMs.js';
 
 /** What the sweep's fetches are predicted to capture, from each open market's estimated change rate. */
 export interface BookInformation {
@@ -51,7 +52,7 @@ export function bookInformation(
   const n = candidates.length;
   const { ratesPerSec, allocation, intervalShape } = allocateBooks(candidates, {
     nowMs: options.nowMs,
-    horizonSec: options.sweepEverySec,
+    horizonSec: firstPlanSec(options.sweepEverySec, options.fetchesPerSec),
     fetchesPerSec: options.fetchesPerSec,
     maxAgeSec: options.maxAgeSec,
     batchSize: options.booksPerBatch,

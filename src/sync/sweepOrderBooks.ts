@@ -9,6 +9,7 @@ import { scheduleBooks } from './bookSchedule.js';
 import { BOOKS_PER_FETCH, booksPerBatch } from './booksPerBatch.js';
 import { fetchInBatches } from './fetchInBatches.js';
 import { handOverAtMs } from './handOverAtMs.js';
+import { planEndMs, type PlanSpan } from './planEndMs.js';
 import type { SyncContext } from './SyncContext.js';
 import { UnavailableBooks } from './unavailableBooks.js';
 
@@ -20,12 +21,12 @@ export interface SweepOptions {
   /**
    * The next tick of the sweep's schedule: at handOverAtMs before it, requests still waiting for
    * the rate limit are dropped (never sent), what arrived is written and the sweep ends. With
-   * fetchesPerSec, a sweep longer than REPLAN_EVERY_SEC plans again every such span.
+   * fetchesPerSec, it plans again on the way (planEndMs.ts: every 10 s, or 50 fetches).
    */
   deadline?: Date;
   /** Levels gathered before a write. Default LEVELS_PER_WRITE; tests lower it to write several batches. */
   levelsPerWrite?: number;
-  /** How long a paced sweep plans for, at the least (planEndMs). Default PLAN_SPAN; tests shorten it. */
+  /** How long a paced sweep plans for, at the least (planEndMs.ts). Default PLAN_SPAN; tests shorten it. */
   planSpan?: PlanSpan;
   /**
    * Book fetches a second this sweep can expect to send (the plan's rate less what the other jobs
@@ -75,51 +76,6 @@ export function sweepBatch(batchSize: number, fetchesPerSec: number | undefined)
 
 /** How much faster than its expected rate a scheduled sweep paces its fetches (PACE_HEADROOM × fetchesPerSec). */
 export const PACE_HEADROOM = 1.1;
-
-/**
- * The span a paced sweep plans for, at the least: a longer sweep (the default schedule's, a
- * minute) plans again at each, reading the fetches' outcomes and the crawl's movers anew. Kept to
- * one plan, a sweep a minute lost what its plan could not foresee (a busy book's fetches late
- * behind the other jobs' requests at the minute's tick, the crawl's movers of the minute) and
- * measured Fv at 0.79-0.87 of the best allocation at 600 requests a minute, against 0.985 with a
- * plan every 10 s (bench/capture.ts --sweep-every 60).
- */
-export const REPLAN_EVERY_SEC = 10;
-
-/** Most of a plan's span its planning may take (no book is fetched meanwhile): a slower plan spans more. */
-const PLANNING_SHARE = 0.05;
-
-/**
- * Fetches a plan holds at the least: a slower sweep plans for longer. Each plan starts its layout
- * afresh, and requests still waiting for the rate limit at its end are dropped; at 60 requests a
- * minute, with about 9 fetches in 10 s, planning every 10 s measured Fv/best 0.83 where one plan
- * a minute measured 0.92 (bench/capture.ts --rpm 60 --default-schedules, one run each).
- */
-export const PLAN_LEAST_FETCHES = 50;
-
-/** The least a plan spans: seconds, and fetches at the sweep's rate. */
-export interface PlanSpan {
-  everySec: number;
-  leastFetches: number;
-}
-
-export const PLAN_SPAN: Readonly<PlanSpan> = Object.freeze({ everySec: REPLAN_EVERY_SEC, leastFetches: PLAN_LEAST_FETCHES });
-
-/**
- * When a plan started at `nowMs` ends: `span.everySec` later, longer if that holds fewer than
- * `span.leastFetches` at `fetchesPerSec` or if planning took more than PLANNING_SHARE of it; at
- * the hand-over when less than half a span would be left after it.
- */
-export function planEndMs(
-  nowMs: number,
-  handOverMs: number,
-  planningMs: number,
-  fetchesPerSec: number,
-  span: Readonly<PlanSpan> = PLAN_SPAN,
-): number {
-  const spanMs = Math.max(span.everySec * 1000, planningMs / PLANNING_SHARE, (span.leastFetches / fetchesPerSec) * 1000);
-  return nowMs + 1.5 * spanMs >= handOverMs ? handOverMs : nowMs + spanMs;
-}
 
 /** Waits `ms` (nothing if not positive), or until `signal` aborts; never rejects. */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -185,7 +141,7 @@ async function sweepTargets(ctx: SyncContext, options: SweepOptions, untilMs: nu
  * Fetches the order books of open markets in priority order (stale first, then volume, then
  * nearest close), writing them in transactions of about LEVELS_PER_WRITE levels (a crash loses at
  * most two of them, one being written and one gathered, fetched again next time). A paced sweep
- * plans again every REPLAN_EVERY_SEC, once what the last plan fetched is written. Returns how many
+ * plans again (planEndMs.ts), once what the last plan fetched is written. Returns how many
  * books were written. An abort writes what had arrived and returns. A book the upstream could not
  * fetch is skipped (UnavailableBooks).
  */

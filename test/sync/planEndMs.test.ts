@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { PLAN_LEAST_FETCHES, planEndMs, REPLAN_EVERY_SEC } from '../../src/sync/sweepOrderBooks.js';
+import { firstPlanSec, PLAN_LEAST_FETCHES, planEndMs, REPLAN_EVERY_SEC } from '../../src/sync/planEndMs.js';
 
 describe('planEndMs: where a paced sweep plans again', () => {
   const span = REPLAN_EVERY_SEC * 1000;
@@ -27,5 +27,12 @@ describe('planEndMs: where a paced sweep plans again', () => {
     // A fetch a second (60 requests a minute): 50 s, and a sweep a minute is one plan.
     expect(planEndMs(0, 600_000, 0, 1)).toBe(PLAN_LEAST_FETCHES * 1000);
     expect(planEndMs(0, 58_000, 0, 1)).toBe(58_000);
+  });
+
+  it("firstPlanSec: the horizon `plan` replays, the sweep's first plan", () => {
+    expect(firstPlanSec(60, fast)).toBe(REPLAN_EVERY_SEC);
+    // To the hand-over, 2 s before the next tick: one plan.
+    expect(firstPlanSec(60, 1)).toBe(58);
+    expect(firstPlanSec(10, fast)).toBe(9);
   });
 });

@@ -4,7 +4,8 @@ import { createPredictionClient, type PredictionClient } from '../../src/api/cli
 import { parseEvent } from '../../src/api/parse.js';
 import { selectBookFetchOutcomes } from '../../src/sql/status/selectBookFetchOutcomes.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
-import { type PlanSpan, sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
+import type { PlanSpan } from '../../src/sync/planEndMs.js';
+import { sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
 import { type RecordingServer, startRecordingServer } from '../api/client/helpers/recordingServer.js';
 import { requestedId, wireEvent, wireMarket } from '../api/client/helpers/wire.js';
 import { sweepContext } from '../helpers/sweepContext.js';
