@@ -66,6 +66,8 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
   const stopping = new AbortController();
   const running = new Set<Promise<void>>();
   const tasks = new Map<JobName, ScheduledTask>();
+  // Jobs this instance runs now: a tick may find its own run still going (one started at start, before the ticks).
+  const runningHere = new Set<JobName>();
 
   const leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_SEC * 1000;
 
@@ -75,10 +77,12 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
     // Progress for liveness: the database answered and the job is in hand, here or elsewhere.
     options.onProgress?.(job);
     if (!lease) {
-      options.logger.info({ job }, 'job is still running on another instance; tick skipped');
+      const where = runningHere.has(job) ? 'this instance' : 'another instance';
+      options.logger.info({ job }, `job is still running on ${where}; tick skipped`);
       return;
     }
     const startedMs = Date.now();
+    runningHere.add(job);
     try {
       const deadline = tasks.get(job)?.getNextRun() ?? new Date(Date.now() + 60_000);
       const work = jobWork(job, options.settings);
@@ -120,6 +124,8 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       else if (lease.lost.aborted) options.logger.error({ job, err: error, lease: lease.lost.reason }, 'job stopped: it lost its lease');
       else options.logger.error({ job, err: error }, 'job failed');
       options.onRunFinished?.({ job, status: 'failed', error, durationMs: Date.now() - startedMs });
+    } finally {
+      runningHere.delete(job);
     }
   };
 

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Simulator } from '../../src/simulator/index.js';
-import { captureLogger, NEVER, runIntervals, startTestService } from '../helpers/serviceHarness.js';
+import { holdWriteLock } from '../helpers/holdWriteLock.js';
+import { captureLogger, EVERY_SECOND, NEVER, runIntervals, startTestService } from '../helpers/serviceHarness.js';
 import { startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
 
@@ -65,5 +66,26 @@ describe('jobs overdue at start', () => {
     await db.sql`update prediction.ingest_runs set started_at = started_at - interval '2 years', finished_at = finished_at - interval '2 years' where job = 'crawl'`;
     expect(await startOnce(true, async () => (await crawls()).length === 2)).toContain('crawl');
     expect(await crawls()).toEqual(['succeeded', 'succeeded']);
+  });
+
+  it('skip the ticks that come while they run, saying the run is on this instance', async () => {
+    const db = await createTestDatabase();
+    const log = captureLogger();
+    // The first crawl waits for the write lock (its first write records the listing), so the ticks of every second find it running.
+    const lock = await holdWriteLock(db.sql);
+    const { service, client } = await startTestService(sim, db.url, {
+      schedules: { ...schedules, crawl: EVERY_SECOND },
+      runOverdueAtStart: true,
+      logger: log.logger,
+    });
+    try {
+      const skipped = () => log.lines.filter((l) => l.job === 'crawl' && l.msg.endsWith('tick skipped')).map((l) => l.msg);
+      await expect.poll(() => skipped().length, { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(new Set(skipped())).toEqual(new Set(['job is still running on this instance; tick skipped']));
+    } finally {
+      await lock.release();
+      await service.stop();
+      await client.close();
+    }
   });
 });

@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import type { Sql } from '../../src/db/connect.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import { acquireWriteLock } from '../../src/sql/coordination/acquireWriteLock.js';
 import { dbContent } from '../helpers/dbContent.js';
+import { holdWriteLock } from '../helpers/holdWriteLock.js';
 import { captureLogger, runIntervals, startTestService } from '../helpers/serviceHarness.js';
 import { referenceSync, startHarness } from '../helpers/syncHarness.js';
 import { createTestDatabase } from '../helpers/testDatabase.js';
@@ -30,26 +29,6 @@ afterEach(() => {
 });
 
 const JOBS = ['crawl', 'details', 'orderbooks'] as const;
-
-/** Takes the write lock in a transaction of its own and keeps it until `release()`: every page write waits meanwhile. */
-async function holdWriteLock(sql: Sql): Promise<{ release: () => Promise<void> }> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let held!: () => void;
-  const isHeld = new Promise<void>((resolve) => (held = resolve));
-  const transaction = sql.begin(async (tx) => {
-    await acquireWriteLock(tx);
-    held();
-    await released;
-  });
-  await Promise.race([isHeld, transaction]);
-  return {
-    release: async () => {
-      release();
-      await transaction;
-    },
-  };
-}
 
 const countBy = <T>(items: readonly T[], key: (item: T) => string) =>
   items.reduce<Record<string, number>>((counts, item) => ({ ...counts, [key(item)]: (counts[key(item)] ?? 0) + 1 }), {});
