@@ -15,9 +15,10 @@ const PLANNING_SHARE = 0.05;
 
 /**
  * Fetches a plan holds at the least: a slower sweep plans for longer. Each plan starts its layout
- * afresh, and requests still waiting for the rate limit at its end are dropped; at 60 requests a
- * minute, with about 9 fetches in 10 s, planning every 10 s measured Fv/best 0.83 where one plan
- * a minute measured 0.92 (bench/capture.ts --rpm 60 --default-schedules, one run each).
+ * afresh and drops the requests still waiting for the rate limit at its end, costs that weigh on
+ * a plan of a few fetches (about 9 in 10 s at 60 requests a minute). There the bench could not
+ * tell the two apart (bench/capture.ts --rpm 60 --default-schedules: Fv/best 0.834 planning every
+ * 10 s; 0.921 and 0.843 with one plan a minute), so a slow sweep keeps the single plan it had.
  */
 export const PLAN_LEAST_FETCHES = 50;
 
