@@ -151,9 +151,11 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   const handOverMs = options.deadline === undefined ? Infinity : handOverAtMs(startMs, options.deadline.getTime());
   // A scheduled sweep sends its fetches evenly over its time, a little faster than its expected rate
   // (the client's queue still paces them): sent as fast as the rate limit allowed, they went out in
-  // bursts, and a hot book fetched twice in one burst is fetched once for its information.
-  const paceMs = options.fetchesPerSec !== undefined && options.deadline !== undefined ? 1000 / (options.fetchesPerSec * PACE_HEADROOM) : 0;
-  const batchSize = sweepBatch(ctx.batchSize, paceMs > 0 ? options.fetchesPerSec : undefined);
+  // bursts, and a hot book fetched twice in one burst is fetched once for its information. Only a
+  // sweep with both a deadline and a rate is paced, and planned again on the way.
+  const pacedPerSec = options.deadline === undefined ? undefined : options.fetchesPerSec;
+  const paceMs = pacedPerSec === undefined ? 0 : 1000 / (pacedPerSec * PACE_HEADROOM);
+  const batchSize = sweepBatch(ctx.batchSize, pacedPerSec);
   // Only the ids of the current plan are held.
   let targets: string[] = [];
   let planned = 0;
@@ -199,7 +201,7 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   try {
     for (;;) {
       const planFromMs = Date.now();
-      const untilMs = paceMs > 0 ? planEndMs(planFromMs, handOverMs, planningMs, options.fetchesPerSec!, options.planSpan) : handOverMs;
+      const untilMs = pacedPerSec === undefined ? handOverMs : planEndMs(planFromMs, handOverMs, planningMs, pacedPerSec, options.planSpan);
       planning = true;
       targets = await withStatementDeadline(ctx.sql, 'selecting order books to fetch', () => sweepTargets(ctx, options, untilMs));
       planned += targets.length;
