@@ -21,6 +21,7 @@ const candidates: BookCandidate[] = Array.from(rates, (rate, i) => {
     marketId: `M-${i}`,
     lastFetchedMs: nowMs,
     listedMoved: false,
+    lastTradedMs: null,
     volumePerSec: rate,
     closeTimeMs: null,
     changedFetches: changed,

@@ -35,6 +35,8 @@ function candidates(n: number, nowMs: number): BookCandidate[] {
       marketId: `M-${i}`,
       lastFetchedMs: random() < 0.01 ? null : nowMs - random() * 3_600_000,
       listedMoved: random() < 0.1,
+      // A tenth traded since their last fetch, some recently enough to be fetched first.
+      lastTradedMs: i % 10 === 5 ? nowMs - (i % 7) * 10_000 : null,
       volumePerSec: rate * 80,
       closeTimeMs: nowMs + random() * 30 * 86_400_000,
       changedFetches: changed,

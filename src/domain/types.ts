@@ -201,6 +201,18 @@ export interface Trade {
   shape: RecordShape;
 }
 
+/**
+ * The trade feed dates its trades in whole Unix seconds: a trade dated t happened before t plus
+ * this, so a book fetched before then may not hold it yet.
+ */
+export const TRADE_TIME_RESOLUTION_MS = 1_000;
+
+/** A market that traded, and when (its latest trade's time): a change of its order book. */
+export interface TradedBook {
+  marketId: string;
+  tradedAtMs: number;
+}
+
 /** A provider's own count of its events in one category (GET /events/categories), with its subcategories'. */
 export interface CategoryCount {
   category: string;

@@ -12,6 +12,7 @@ import { readHotListings } from '../sync/readHotListings.js';
 import { fetchEventMarkets, refreshStaleEvents, refreshStaleMarkets } from '../sync/refreshDetails.js';
 import { sweepOrderBooks } from '../sync/sweepOrderBooks.js';
 import type { SyncContext } from '../sync/SyncContext.js';
+import type { TradedBooks } from '../sync/TradedBooks.js';
 
 // The work of each of the service's jobs; their names, priorities and the details job's window are
 // in sync/jobCatalog.ts, which `status` and `plan` read without loading this work.
@@ -53,8 +54,11 @@ async function listedMovers(ctx: SyncContext, marketIds: readonly string[]): Pro
   return marketIds.filter((id) => moved.delete(id));
 }
 
-/** What one execution of a job does; `deadline` is when the next tick of the same job is due. */
-export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext, deadline: Date) => Promise<void> {
+/**
+ * What one execution of a job does; `deadline` is when the next tick of the same job is due.
+ * `traded` is the process's channel from the trade feed's job to its sweep.
+ */
+export function jobWork(job: JobName, settings: JobSettings, traded?: TradedBooks): (ctx: SyncContext, deadline: Date) => Promise<void> {
   switch (job) {
     case 'crawl':
       return async (ctx) => {
@@ -69,7 +73,7 @@ export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext,
         });
       };
     case 'trades':
-      return (ctx, deadline) => followTrades(ctx, deadline);
+      return (ctx, deadline) => followTrades(ctx, deadline, traded);
     case 'details':
       return async (ctx) => {
         const seenSince = await withStatementDeadline(ctx.sql, 'reading the last complete crawl', () => detailsSeenSince(ctx.sql));
@@ -90,7 +94,14 @@ export function jobWork(job: JobName, settings: JobSettings): (ctx: SyncContext,
         const events = settings.hotEvents ?? 0;
         const hot = events > 0 ? readHotListings(ctx, events) : undefined;
         const movers = hot?.then((listed) => listedMovers(ctx, listed.marketIds));
-        await sweepOrderBooks(ctx, { limit: null, maxAgeSec: settings.orderBookMaxAgeSec, deadline, fetchesPerSec, movers });
+        await sweepOrderBooks(ctx, {
+          limit: null,
+          maxAgeSec: settings.orderBookMaxAgeSec,
+          deadline,
+          fetchesPerSec,
+          movers,
+          traded,
+        });
         // Its failure, if any, is the run's.
         await movers;
       };

@@ -7,6 +7,7 @@ import type { Logger } from '../log/Logger.js';
 import type { JobName } from '../sync/jobCatalog.js';
 import type { JobResult } from '../sync/runJob.js';
 import { runLeasedJob } from '../sync/runLeasedJob.js';
+import { TradedBooks } from '../sync/TradedBooks.js';
 import { cronLogger } from './cronLogger.js';
 import { JOB_EXPECTS_RECORDS, type JobSettings, jobWork } from './jobKinds.js';
 import { pgRunCoordinator, type RunCoordinator } from './pgRunCoordinator.js';
@@ -68,6 +69,8 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
   const tasks = new Map<JobName, ScheduledTask>();
   // Jobs this instance runs now: a tick may find its own run still going (one started at start, before the ticks).
   const runningHere = new Set<JobName>();
+  // New trades, from the trade feed's runs to the sweeps of this instance.
+  const traded = new TradedBooks();
 
   const leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_SEC * 1000;
 
@@ -85,7 +88,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
     runningHere.add(job);
     try {
       const deadline = tasks.get(job)?.getNextRun() ?? new Date(Date.now() + 60_000);
-      const work = jobWork(job, options.settings);
+      const work = jobWork(job, options.settings, traded);
       const result = await runLeasedJob(
         options.sql,
         options.clientFor(job),

@@ -2,7 +2,7 @@ import { getTableName } from 'drizzle-orm';
 
 import type { Sql } from '../db/connect.js';
 import { writeTransaction } from '../db/writeTransaction.js';
-import type { Checked, Trade } from '../domain/types.js';
+import type { Checked, Trade, TradedBook } from '../domain/types.js';
 import * as schema from '../schema/index.js';
 import type { WriteFence } from '../sql/coordination/acquireWriteLock.js';
 import { ensureMonthPartitions } from '../sql/core/ensureMonthPartitions.js';
@@ -36,6 +36,8 @@ export interface TradesWritten {
   coverage: TradeCoverage;
   /** Newest minus oldest trade time of the answer, seconds; null with fewer than two trades. */
   spanSec: number | null;
+  /** The markets of the trades no earlier poll had stored, each with its latest of them. */
+  traded: TradedBook[];
 }
 
 /**
@@ -90,8 +92,15 @@ export function writeTrades(sql: Sql, batch: TradesWrite): Promise<TradesWritten
         [getTableName(schema.upstreamShapes)]: shapes,
       },
     };
-    return { counts, coverage, spanSec };
+    return { counts, coverage, spanSec, traded: latestByMarket(unique.filter((t) => inserted.has(t.tradeId))) };
   });
+}
+
+/** Each market of these trades with its latest trade's time. */
+function latestByMarket(trades: readonly Trade[]): TradedBook[] {
+  const latest = new Map<string, number>();
+  for (const t of trades) latest.set(t.marketId, Math.max(latest.get(t.marketId) ?? -Infinity, t.tradedAtSec * 1000));
+  return Array.from(latest, ([marketId, tradedAtMs]) => ({ marketId, tradedAtMs }));
 }
 
 /** The first instant of each distinct UTC month of these times (Unix seconds). */

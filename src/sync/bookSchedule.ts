@@ -1,11 +1,13 @@
 import { estimateChangeRate, type FetchEvidence, intervalShape, priorRates } from './changeRate.js';
 import { allocateFetchRates, type Allocation } from './fetchAllocation.js';
+import { tradeWorthFetching } from './tradeWorthFetching.js';
 
 /**
  * The one order of the sweep's book fetches; `plan` predicts from the same pieces. Three rules,
  * in this order:
  * 1. A market whose listed prices changed since its book was last fetched is due first: every
- *    crawl brings each market's top of book for free, and a moved top means a changed book.
+ *    crawl brings each market's top of book for free, and a moved top means a changed book. So is
+ *    one that traded since, while the state the trade left likely still holds (tradeWorthFetching.ts).
  * 2. Every open market is fetched at least every ORDERBOOK_MAX_AGE_SEC, and more often as its
  *    close nears (a quarter of the time left, down to the span the sweep plans for), so closing
  *    markets are not starved.
@@ -26,6 +28,8 @@ export interface BookCandidate extends FetchEvidence {
   lastFetchedMs: number | null;
   /** Its listed prices changed after its latest book fetch. */
   listedMoved: boolean;
+  /** When its latest fill in the trade feed was made (tradeWorthFetching.ts); null if none was seen. */
+  lastTradedMs: number | null;
   /** Traded volume per second since it opened (its latest listed volume over its age); null if unknown. */
   volumePerSec: number | null;
   closeTimeMs: number | null;
@@ -121,7 +125,11 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
   const dueMs = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const c = candidates[i]!;
-    const due = c.listedMoved ? -Infinity : c.lastFetchedMs === null ? -1e300 : c.lastFetchedMs + periodMs(i);
+    const moved =
+      c.listedMoved ||
+      (c.lastTradedMs !== null &&
+        tradeWorthFetching({ marketId: c.marketId, tradedAtMs: c.lastTradedMs }, c.lastFetchedMs, ratesPerSec[i]!, nowMs));
+    const due = moved ? -Infinity : c.lastFetchedMs === null ? -1e300 : c.lastFetchedMs + periodMs(i);
     dueMs[i] = due;
     // Every market, so the list never runs dry before the sweep's time is up: what is due later
     // follows what is due sooner. Those due already are eligible from the first slot (built in

@@ -4,6 +4,7 @@ import { ENDPOINTS } from '../api/endpoints/requests.js';
 import { type TradesWritten, writeTrades } from '../store/writeTrades.js';
 import { isAbortOf } from './isAbortOf.js';
 import type { SyncContext } from './SyncContext.js';
+import type { TradedBooks } from './TradedBooks.js';
 
 /**
  * The soonest a poll follows the previous one in a tick: a burst the feed cannot hold is followed
@@ -42,12 +43,14 @@ export function nextTradePollInMs(written: Pick<TradesWritten, 'coverage' | 'spa
 /**
  * The trades job: polls the feed, then polls again before the tick's deadline as often as the feed's
  * pace asks (nextTradePollInMs), so that a busy feed is followed without gaps while a quiet one
- * costs one request a tick. An abort ends it quietly.
+ * costs one request a tick. The markets of new trades are told to `traded` (the sweep of this
+ * process listens). An abort ends it quietly.
  */
-export async function followTrades(ctx: SyncContext, deadline: Date, sleep = abortableSleep): Promise<void> {
+export async function followTrades(ctx: SyncContext, deadline: Date, traded?: TradedBooks, sleep = abortableSleep): Promise<void> {
   try {
     for (;;) {
       const written = await pollTrades(ctx);
+      traded?.tell(written.traded);
       const waitMs = nextTradePollInMs(written);
       // The first poll of every tick is the schedule's: a wait that reaches the deadline is its job.
       if (waitMs === null || ctx.now().getTime() + waitMs >= deadline.getTime()) return;

@@ -1,5 +1,6 @@
 import { ENDPOINTS } from '../api/endpoints/requests.js';
 import { withStatementDeadline } from '../db/withStatementDeadline.js';
+import type { TradedBook } from '../domain/types.js';
 import { linkSignals } from '../signals/linkSignals.js';
 import { selectBookCandidates } from '../sql/targets/selectBookCandidates.js';
 import { selectOrderBookTargets } from '../sql/targets/selectSyncTargets.js';
@@ -11,6 +12,8 @@ import { fetchInBatches } from './fetchInBatches.js';
 import { handOverAtMs } from './handOverAtMs.js';
 import { planEndMs, type PlanSpan } from './planEndMs.js';
 import type { SyncContext } from './SyncContext.js';
+import type { TradedBooks } from './TradedBooks.js';
+import { tradeWorthFetching } from './tradeWorthFetching.js';
 import { UnavailableBooks } from './unavailableBooks.js';
 
 export interface SweepOptions {
@@ -40,6 +43,12 @@ export interface SweepOptions {
    * which loses as many of its last targets. A rejection is ignored here (its reader reports it).
    */
   movers?: Promise<readonly string[]>;
+  /**
+   * New trades of the feed, told while the sweep runs (its job in this process): the book of a
+   * market that traded since it was last fetched goes next while the state the trade left likely
+   * still holds (tradeWorthFetching.ts), in place of its next fetch in the plan.
+   */
+  traded?: TradedBooks;
 }
 
 /**
@@ -114,12 +123,12 @@ function endSignal(atMs: number): { signal?: AbortSignal; dispose: () => void } 
  * to `untilMs` (the plan's end): listed movers first, every book within the max age, the rest of
  * the budget in proportion to each book's estimated change rate.
  */
-async function sweepTargets(ctx: SyncContext, options: SweepOptions, untilMs: number): Promise<string[]> {
+async function sweepTargets(ctx: SyncContext, options: SweepOptions, untilMs: number): Promise<SweepPlan> {
   const maxAgeSec = options.maxAgeSec ?? 3600;
   const now = ctx.now();
   if (options.deadline === undefined) {
     const rows = await selectOrderBookTargets(ctx.sql, ctx.providers, { limit: options.limit, maxAgeSec, now });
-    return rows.map((r) => r.marketId);
+    return { ids: rows.map((r) => r.marketId), known: new Map() };
   }
   const candidates = await selectBookCandidates(ctx.sql, ctx.providers, now);
   const horizonSec = Math.max(1, (untilMs - now.getTime()) / 1000);
@@ -134,7 +143,14 @@ async function sweepTargets(ctx: SyncContext, options: SweepOptions, untilMs: nu
     once,
   });
   const ids = Array.from(schedule.order, (i) => candidates[i]!.marketId);
-  return options.limit === null ? ids : ids.slice(0, options.limit);
+  const known = new Map(candidates.map((c, i) => [c.marketId, { ratePerSec: schedule.ratesPerSec[i]!, lastFetchedMs: c.lastFetchedMs }]));
+  return { ids: options.limit === null ? ids : ids.slice(0, options.limit), known };
+}
+
+/** A plan's fetches in order, and what it knows of each open market (none for a sweep without a deadline). */
+interface SweepPlan {
+  ids: string[];
+  known: Map<string, { ratePerSec: number; lastFetchedMs: number | null }>;
 }
 
 /**
@@ -161,18 +177,39 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   let planned = 0;
   // Positions of the current plan sent (past their pace) so far: movers go right after them.
   let nextPosition = 0;
+  // A mover's fetch is brought forward: its next place in the plan goes to what follows it.
   const placeMovers = (ids: readonly string[]) => {
     const at = Math.min(nextPosition, targets.length);
-    const rest = [...ids, ...targets.slice(at)].slice(0, targets.length - at);
+    const tail = targets.slice(at);
+    for (const id of ids) {
+      const later = tail.indexOf(id);
+      if (later >= 0) tail.splice(later, 1);
+    }
+    const rest = [...ids, ...tail].slice(0, targets.length - at);
     for (let k = 0; k < rest.length; k++) targets[at + k] = rest[k]!;
   };
-  // Movers told of while a plan is being made wait for it, and go first.
+  // What the current plan knows of each market, and when this sweep sent each book's latest fetch.
+  let known: SweepPlan['known'] = new Map();
+  const sentMs = new Map<string, number>();
+  const worthFetching = (books: readonly TradedBook[]) => {
+    const nowMs = ctx.now().getTime();
+    const ids: string[] = [];
+    for (const b of books) {
+      const market = known.get(b.marketId);
+      const fetchedMs = sentMs.get(b.marketId) ?? market?.lastFetchedMs ?? null;
+      if (market && tradeWorthFetching(b, fetchedMs, market.ratePerSec, nowMs)) ids.push(b.marketId);
+    }
+    return ids;
+  };
+  // Movers told of while no plan is being fetched (it is being made) wait for the next, and go first.
   let planning = true;
   let toldMovers: readonly string[] = [];
+  let toldTrades: TradedBook[] = [];
   options.movers?.then(
     (ids) => (planning ? (toldMovers = ids) : placeMovers(ids)),
     () => {},
   );
+  const unlisten = options.traded?.listen((books) => (planning ? toldTrades.push(...books) : placeMovers(worthFetching(books))));
   let done = 0;
   // The next batch is gathered and prepared while one commits (OrderBookWriter).
   const writer = new OrderBookWriter(ctx.sql, (counts, batch) => {
@@ -202,13 +239,16 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
     for (;;) {
       const planFromMs = Date.now();
       const untilMs = pacedPerSec === undefined ? handOverMs : planEndMs(planFromMs, handOverMs, planningMs, pacedPerSec, options.planSpan);
-      planning = true;
-      targets = await withStatementDeadline(ctx.sql, 'selecting order books to fetch', () => sweepTargets(ctx, options, untilMs));
+      const plan = await withStatementDeadline(ctx.sql, 'selecting order books to fetch', () => sweepTargets(ctx, options, untilMs));
+      targets = plan.ids;
+      known = plan.known;
+      sentMs.clear();
       planned += targets.length;
       nextPosition = 0;
       planning = false;
-      placeMovers(toldMovers);
+      placeMovers([...toldMovers, ...worthFetching(toldTrades)]);
       toldMovers = [];
+      toldTrades = [];
       const fetchFromMs = Date.now();
       planningMs = fetchFromMs - planFromMs;
       // The plan's end (the last plan's: the hand-over) drops the sweep's own calls only, through a
@@ -223,7 +263,9 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
             if (paceMs > 0) await pause(fetchFromMs + position * paceMs - Date.now(), stop.signal);
             // Read after the pause: a mover told of meanwhile may have taken this position.
             nextPosition = Math.max(nextPosition, position + 1);
-            const book = await client.getOrderBook(targets[position]!);
+            const marketId = targets[position]!;
+            sentMs.set(marketId, ctx.now().getTime());
+            const book = await client.getOrderBook(marketId);
             unavailable.answered();
             return book;
           },
@@ -248,6 +290,8 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
         end.dispose();
         stop.dispose();
       }
+      // From here to the next plan, movers told of wait for it.
+      planning = true;
       if (untilMs >= handOverMs || ctx.signal?.aborted === true) break;
       // The next plan reads these fetches' outcomes from the database.
       await flush();
@@ -259,6 +303,7 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   } catch (error) {
     failure = writer.failure ?? { error: unavailable.outage(error) ?? error };
   } finally {
+    unlisten?.();
     ctx.totals.unavailable += unavailable.skipped;
     if (unavailable.skipped > 0) {
       const books = unavailable.skipped === 1 ? 'order book was' : 'order books were';

@@ -11,6 +11,7 @@ function candidate(marketId: string, changed: number, unchanged: number, interva
     marketId,
     lastFetchedMs: NOW_MS - 10_000,
     listedMoved: false,
+    lastTradedMs: null,
     volumePerSec: 1,
     closeTimeMs: null,
     changedFetches: changed,

@@ -31,6 +31,11 @@ describe('writeTrades on the recorded trade feed', () => {
   it('stores the 20 trades exactly; a replay stores nothing twice; an answer of trades all new records a gap', async () => {
     const first = await write(recorded, newestSec + 5);
     expect(first.counts.recordsWritten).toBe(20);
+    // Each market of the new trades once, at its latest trade: the books the sweep may fetch next.
+    const latest = new Map<string, number>();
+    for (const r of recorded.data) latest.set(r.marketId, Math.max(latest.get(r.marketId) ?? 0, r.timestamp * 1000));
+    expect(new Map(first.traded.map((t) => [t.marketId, t.tradedAtMs]))).toEqual(latest);
+    expect(first.traded).toHaveLength(latest.size);
     const stored = await db.sql`
       select trade_id, market_id, event_id, extract(epoch from traded_at)::float8 as traded_at_sec, action, side,
              price_micro_usd::text as price, amount_micro_usd::text as amount, owner_pubkey, raw, drift
@@ -54,12 +59,14 @@ describe('writeTrades on the recorded trade feed', () => {
     // The next poll finds the same 20 (a quiet feed): nothing new, and it joins the first poll.
     const again = await write(recorded, newestSec + 65);
     expect(again.counts.recordsWritten).toBe(0);
+    expect(again.traded).toEqual([]);
     expect(await db.sql`select count(*)::int as n from prediction.trades`).toEqual([{ n: 20 }]);
 
     // Half new: joins, because the older half was stored already.
     const half = [...shifted(recorded.data.slice(0, 10), 300, 1000), ...recorded.data.slice(0, 10)];
     const joined = await write({ data: half }, newestSec + 305);
     expect(joined.counts.recordsWritten).toBe(10);
+    expect(new Set(joined.traded.map((t) => t.marketId))).toEqual(new Set(recorded.data.slice(0, 10).map((r) => r.marketId)));
 
     // 20 rows none of which was stored: more than the feed holds came between two polls.
     const burst = await write({ data: shifted(recorded.data, 900, 5000) }, newestSec + 905);

@@ -12,6 +12,7 @@ function candidate(marketId: string, over: Partial<BookCandidate> = {}): BookCan
     marketId,
     lastFetchedMs: NOW_MS - 5_000,
     listedMoved: false,
+    lastTradedMs: null,
     volumePerSec: 1,
     closeTimeMs: null,
     changedFetches: 0,
@@ -145,6 +146,32 @@ describe('scheduleBooks', () => {
     ];
     const { order } = scheduleBooks(cs, options);
     expect(Array.from(order.slice(0, 3), (i) => cs[i]!.marketId)).toEqual(['moved', 'new', 'overdue']);
+  });
+
+  it('puts first a quiet book that traded since its last fetch, not a busy one whose state has likely moved on', () => {
+    const rng = Rng.seeded(13);
+    const quiet = (id: string, over: Partial<BookCandidate>) =>
+      candidate(id, { volumePerSec: 0.001, lastFetchedMs: NOW_MS - 20_000, ...evidence(rng, 0.002, 60, 40), ...over });
+    const cs = [
+      ...Array.from({ length: 20 }, (_, i) => quiet(`q${i}`, {})),
+      quiet('traded', { lastTradedMs: NOW_MS - 3_000 }),
+      // A trade before its last fetch is in the book already.
+      quiet('traded-before', { lastTradedMs: NOW_MS - 30_000 }),
+      candidate('busy-traded', {
+        volumePerSec: 1,
+        lastFetchedMs: NOW_MS - 3_000,
+        lastTradedMs: NOW_MS - 2_500,
+        ...evidence(rng, 0.5, 2, 400),
+      }),
+    ];
+    const ids = Array.from(scheduleBooks(cs, options).order, (i) => cs[i]!.marketId);
+    expect(ids[0]).toBe('traded');
+    const first = (id: string) => ids.indexOf(id);
+    expect(first('traded-before')).toBeGreaterThan(0);
+    expect(first('busy-traded')).toBeGreaterThan(0);
+    // Without its trade, the same book waits its turn.
+    const untraded = cs.map((c) => (c.marketId === 'traded' ? { ...c, lastTradedMs: null } : c));
+    expect(Array.from(scheduleBooks(untraded, options).order, (i) => untraded[i]!.marketId)[0]).not.toBe('traded');
   });
 
   it('fetches the hottest books several times within one sweep, never twice in one batch, in proportion to activity', () => {

@@ -1,11 +1,14 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { createPredictionClient, type PredictionClient } from '../../src/api/client/index.js';
-import { parseEvent } from '../../src/api/parse.js';
+import { ENDPOINTS } from '../../src/api/endpoints/requests.js';
+import { parseEvent, parseTradeList } from '../../src/api/parse.js';
 import { selectBookFetchOutcomes } from '../../src/sql/status/selectBookFetchOutcomes.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
+import { writeTrades } from '../../src/store/writeTrades.js';
 import type { PlanSpan } from '../../src/sync/planEndMs.js';
 import { sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
+import { TradedBooks } from '../../src/sync/TradedBooks.js';
 import { type RecordingServer, startRecordingServer } from '../api/client/helpers/recordingServer.js';
 import { requestedId, wireEvent, wireMarket } from '../api/client/helpers/wire.js';
 import { sweepContext } from '../helpers/sweepContext.js';
@@ -44,7 +47,11 @@ async function scheduledSweep(
   sec: number,
   fetchesPerSec: number,
   movers?: (fetched: readonly string[]) => Promise<readonly string[]>,
-  extra: { planSpan?: PlanSpan; during?: (fetched: readonly string[], atMs: readonly number[]) => Promise<void> } = {},
+  extra: {
+    planSpan?: PlanSpan;
+    traded?: TradedBooks;
+    during?: (fetched: readonly string[], atMs: readonly number[]) => Promise<void>;
+  } = {},
 ): Promise<string[]> {
   const fetched: string[] = [];
   const atMs: number[] = [];
@@ -59,7 +66,14 @@ async function scheduledSweep(
   const ctx = await sweepContext(db.sql, client);
   const deadline = new Date(Date.now() + sec * 1000);
   await Promise.all([
-    sweepOrderBooks(ctx, { limit: null, deadline, fetchesPerSec, movers: movers?.(fetched), planSpan: extra.planSpan }),
+    sweepOrderBooks(ctx, {
+      limit: null,
+      deadline,
+      fetchesPerSec,
+      movers: movers?.(fetched),
+      planSpan: extra.planSpan,
+      traded: extra.traded,
+    }),
     extra.during?.(fetched, atMs),
   ]);
   return fetched;
@@ -105,6 +119,33 @@ describe('the scheduled sweep', () => {
     await writeEvents(db.sql, { runId: null, endpoint: '/events', events: [moved], observedAt: new Date() });
     const next = await scheduledSweep(3, 12);
     expect(next[0]).toBe('M-7');
+  });
+
+  it('fetches first a quiet market that traded since its last book, not one whose trade its book already holds', async () => {
+    const first = await scheduledSweep(2, 12);
+    const [tradedLater, tradedBefore] = first.filter((id) => id !== 'M-0').slice(-2);
+    const trade = (marketId: string, atSec: number, n: number) => ({
+      id: `order-${n}`,
+      marketId,
+      eventId: `E-${marketId.slice(2)}`,
+      timestamp: atSec,
+      action: 'buy',
+      side: 'yes',
+      priceUsd: '650000',
+      amountUsd: '1000000',
+      ownerPubkey: 'owner',
+    });
+    const nowSec = Math.floor(Date.now() / 1000);
+    await writeTrades(db.sql, {
+      runId: null,
+      endpoint: ENDPOINTS.listTrades,
+      // Whole seconds, as the feed dates them: the later trade is dated a second after now.
+      trades: parseTradeList({ data: [trade(tradedLater!, nowSec + 1, 1), trade(tradedBefore!, nowSec - 60, 2)] }).trades,
+      polledAt: new Date(),
+    });
+    const next = await scheduledSweep(2, 12);
+    expect(next[0]).toBe(tradedLater);
+    expect(next.indexOf(tradedBefore!)).not.toBe(1);
   });
 
   it('plans again while it runs: a market whose listed prices moved is fetched at the next plan, not at its turn', async () => {
@@ -154,5 +195,35 @@ describe('the scheduled sweep', () => {
     expect(at).toBeGreaterThanOrEqual(toldAfter);
     // At 12 a second, batches of 3 (sweepBatch): at most this batch and the next are under way when told.
     expect(at).toBeLessThanOrEqual(toldAfter + 6);
+  });
+
+  it('fetches next a quiet book the trade feed tells traded since its last fetch, in place of its turn; not one fetched since', async () => {
+    const first = await scheduledSweep(2, 12);
+    // The two quiet books its order takes last: the trades' books, each far from its turn.
+    const [stale, fresh] = first.filter((id) => id !== 'M-0').slice(-2);
+    const traded = new TradedBooks();
+    let toldAfter = 0;
+    const later = await scheduledSweep(2, 12, undefined, {
+      traded,
+      during: async (fetched) => {
+        while (fetched.length < 4) await new Promise((resolve) => setTimeout(resolve, 5));
+        toldAfter = fetched.length;
+        const nowMs = Date.now();
+        traded.tell([
+          { marketId: stale!, tradedAtMs: nowMs - 1_000 },
+          // Traded before the first sweep fetched it: its stored book holds the trade.
+          { marketId: fresh!, tradedAtMs: nowMs - 60_000 },
+          { marketId: 'M-unknown', tradedAtMs: nowMs },
+        ]);
+      },
+    });
+    const at = later.indexOf(stale!);
+    expect(at).toBeGreaterThanOrEqual(toldAfter);
+    expect(at).toBeLessThanOrEqual(toldAfter + 6);
+    // Brought forward, not added: once in this sweep, as before.
+    expect(later.filter((id) => id === stale).length).toBe(first.filter((id) => id === stale).length);
+    const freshAt = later.indexOf(fresh!);
+    expect(freshAt === -1 || freshAt > toldAfter + 6).toBe(true);
+    expect(later).not.toContain('M-unknown');
   });
 });

@@ -1,4 +1,4 @@
-import { bookFetches, markets, orderbookSnapshots, pricingSnapshots } from '../../schema/index.js';
+import { bookFetches, markets, orderbookSnapshots, pricingSnapshots, trades } from '../../schema/index.js';
 import type { Queryable } from '../core/queryable.js';
 import { sqlNames } from '../core/sqlNames.js';
 
@@ -6,12 +6,14 @@ const M = sqlNames(markets);
 const P = sqlNames(pricingSnapshots);
 const B = sqlNames(orderbookSnapshots);
 const F = sqlNames(bookFetches);
+const T = sqlNames(trades);
 
 /** An open market with what the sweep's schedule needs of it (sync/bookSchedule.ts's BookCandidate). */
 export interface BookCandidateRow {
   marketId: string;
   lastFetchedMs: number | null;
   listedMoved: boolean;
+  lastTradedMs: number | null;
   volumePerSec: number | null;
   closeTimeMs: number | null;
   changedFetches: number;
@@ -24,8 +26,9 @@ export interface BookCandidateRow {
  * Every open market of these providers, in market id order, with its fetch evidence
  * (prediction.book_fetches), when its book was last fetched (a market fetched before that table
  * existed: when its latest snapshot was last confirmed), whether its listed prices changed since
- * (a pricing snapshot observed after that fetch: prices are stored change-only), and its traded
- * volume per second since it opened (at least a minute). Two index probes a market. With
+ * (a pricing snapshot observed after that fetch: prices are stored change-only), the time of
+ * its latest fill in the trade feed, and its traded volume per second since it opened (at least a
+ * minute). Three index probes a market. With
  * `marketIds`, only those markets.
  */
 export async function selectBookCandidates(
@@ -34,12 +37,13 @@ export async function selectBookCandidates(
   now: Date,
   marketIds?: readonly string[],
 ): Promise<BookCandidateRow[]> {
-  const [m, p, b, f] = [M.col, P.col, B.col, F.col];
+  const [m, p, b, f, t] = [M.col, P.col, B.col, F.col, T.col];
   const only = marketIds === undefined ? sql`` : sql`and m.${sql(m.marketId)} = any(${marketIds as string[]}::text[])`;
   return sql<BookCandidateRow[]>`
     select m.${sql(m.marketId)} as "marketId",
       (extract(epoch from coalesce(f.${sql(f.lastFetchedAt)}, b.last_observed_at)) * 1000)::float8 as "lastFetchedMs",
       coalesce(p.observed_at > coalesce(f.${sql(f.lastFetchedAt)}, b.last_observed_at), false) as "listedMoved",
+      (extract(epoch from t.traded_at) * 1000)::float8 as "lastTradedMs",
       (p.volume / greatest(60, extract(epoch from ${now}::timestamptz - coalesce(m.${sql(m.openTime)}, m.${sql(m.firstSeenAt)}))))::float8
         as "volumePerSec",
       (extract(epoch from m.${sql(m.closeTime)}) * 1000)::float8 as "closeTimeMs",
@@ -57,6 +61,11 @@ export async function selectBookCandidates(
       where b.${sql(b.marketId)} = m.${sql(m.marketId)} and f.${sql(f.marketId)} is null
       order by b.${sql(b.observedAt)} desc limit 1
     ) b on true
+    left join lateral (
+      select t.${sql(t.tradedAt)} as traded_at from ${sql(T.table)} t
+      where t.${sql(t.marketId)} = m.${sql(m.marketId)}
+      order by t.${sql(t.tradedAt)} desc limit 1
+    ) t on true
     where m.${sql(m.status)} = 'open' and m.${sql(m.provider)} = any(${providers as string[]}::text[]) ${only}
     order by m.${sql(m.marketId)}`;
 }
