@@ -82,11 +82,19 @@ interface RunResult {
   service: Measures;
   roundRobin: Measures;
   best: Measures;
-  /** The allocation that stores the most states in expectation with the rates known (bestForC), replayed. */
+  /**
+   * C's best blind reference: of the two allocations for known rates, replayed, the one that
+   * stored more (bestForC, which counts each book's state at the window's start as one to fetch
+   * in the window, or Fv's best, which is C's over a long window).
+   */
   bestC: Measures;
+  /** bestForC replayed: its C counting only fetches within the window is the reference for `CInWindow`. */
+  bestCInWindow: Measures;
   bookFetches: number;
   listings: number;
   details: number;
+  /** Polls of the trade feed. */
+  tradePolls: number;
   budgetUsed: number;
   tooMany: number;
   changesPerSec: number;
@@ -230,13 +238,14 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
     const m = sim.world.market(e.marketId)!;
     if (m.status !== 'open') continue;
     let book = truth.get(e.marketId);
-    if (!book) truth.set(e.marketId, (book = { rate: activity.rateOf(e.marketId)!, atMs: [], keys: [] }));
+    if (!book) truth.set(e.marketId, (book = { rate: activity.rateOf(e.marketId)!, atMs: [], keys: [], traded: [] }));
     const cacheKey = `${e.marketId}|${e.bookJson}`;
     const key = keyCache.get(cacheKey) ?? keyOf(e.marketId, e.bookJson);
     keyCache.set(cacheKey, key);
     if (book.keys.at(-1) === key) continue;
     book.atMs.push(e.atMs);
     book.keys.push(key);
+    book.traded.push(e.movedTop);
   }
   const windowSec = profile.measureSec;
   const bookRequests = requests.filter((r) => r.path.includes('/orderbook/') && r.status === 200).length;
@@ -307,7 +316,8 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
   await dropScratch(options.serverUrl, db);
 
   const isBook = (path: string) => path.includes('/orderbook/');
-  // Listing pages and the event markets the crawl pages; the rest are details.
+  // Listing pages and the event markets the crawl pages; the trade feed's polls; the rest are details.
+  const isTradePoll = (path: string) => /\/trades$/.test(path);
   const isListing = (path: string) => /\/events$/.test(path) || /\/events\/[^/]+\/markets$/.test(path);
   const bookFetches = bookRequests;
   const window = { fromMs, toMs, stepMs: 500 };
@@ -320,16 +330,20 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
       const to = Math.min(b.atMs[s + 1] ?? Infinity, toMs);
       if (to > from) heldStates += 1;
     }
+  const best = measurePeriodic(truth, bestForFv(truth, bookFetches, windowSec), window, run);
+  const bestCInWindow = measurePeriodic(truth, bestForC(truth, bookFetches, windowSec), window, run);
   return {
     rpm,
     service: measureStored(truth, stored, window),
     roundRobin: measurePeriodic(truth, roundRobin(truth, bookFetches, windowSec), window, run),
-    best: measurePeriodic(truth, bestForFv(truth, bookFetches, windowSec), window, run),
-    bestC: measurePeriodic(truth, bestForC(truth, bookFetches, windowSec), window, run),
+    best,
+    bestC: best.C >= bestCInWindow.C ? best : bestCInWindow,
+    bestCInWindow,
     bookFetches,
     listings: requests.filter((r) => isListing(r.path)).length,
     hotListings: requests.filter((r) => isListing(r.path) && r.query.includes('sortBy=volume24hr')).length,
-    details: requests.filter((r) => !isBook(r.path) && !isListing(r.path)).length,
+    details: requests.filter((r) => !isBook(r.path) && !isListing(r.path) && !isTradePoll(r.path)).length,
+    tradePolls: requests.filter((r) => isTradePoll(r.path)).length,
     budgetUsed: requests.filter((r) => r.accepted).length / ((rpm * windowSec) / 60),
     tooMany: requests.filter((r) => r.status === 429).length,
     changesPerSec: changes / windowSec,
@@ -381,7 +395,7 @@ async function main(): Promise<void> {
       const r = await captureRun(rpm, run, options);
       results.push(r);
       log(
-        `  F ${f3(r.service.F)} Fv ${f3(r.service.Fv)} C ${f3(r.service.C)}; Fv/best ${f3(r.service.Fv / r.best.Fv)}; C best blind ${f3(r.bestC.C)}, oracle ${f3(r.oracleC)}; plan Fv ${f3(r.predictedFv)} (shape ${r.intervalShape.toFixed(2)}, alloc λ ${f3(r.allocatedFvTrue)}, alloc λ shaped ${f3(r.allocatedShapedFvTrue)}, fetched λ ${f3(r.realizedFvTrue)}, timed λ ${f3(r.timedFvTrue)}, λ̂/λ ${f3(r.rateRatio)}, top ${f3(r.topRateRatio)}); books ${r.bookFetches}, hot ${r.hotListings}, budget ${f3(r.budgetUsed)}, 429 ${r.tooMany}; load ${loadavg()[0]!.toFixed(2)}`,
+        `  F ${f3(r.service.F)} Fv ${f3(r.service.Fv)} C ${f3(r.service.C)} (traded ${f3(r.service.CTraded)}, not ${f3(r.service.CUntraded)}), best blind ${f3(r.bestC.C)} (${f3(r.bestC.CTraded)}, ${f3(r.bestC.CUntraded)}), oracle ${f3(r.oracleC)}; in window ${f3(r.service.CInWindow)}, best ${f3(r.bestCInWindow.CInWindow)}; Fv/best ${f3(r.service.Fv / r.best.Fv)}; plan Fv ${f3(r.predictedFv)} (shape ${r.intervalShape.toFixed(2)}, alloc λ ${f3(r.allocatedFvTrue)}, alloc λ shaped ${f3(r.allocatedShapedFvTrue)}, fetched λ ${f3(r.realizedFvTrue)}, timed λ ${f3(r.timedFvTrue)}, λ̂/λ ${f3(r.rateRatio)}, top ${f3(r.topRateRatio)}); books ${r.bookFetches}, hot ${r.hotListings}, budget ${f3(r.budgetUsed)}, 429 ${r.tooMany}; load ${loadavg()[0]!.toFixed(2)}`,
       );
     }
   }
@@ -400,6 +414,10 @@ async function main(): Promise<void> {
       'C',
       'C best',
       'C oracle',
+      'C in window',
+      'C in window best',
+      'C traded',
+      'C traded best',
       'plan Fv',
       'shape',
       'Fv alloc λ',
@@ -412,6 +430,7 @@ async function main(): Promise<void> {
       'listings',
       'hot',
       'details',
+      'trade polls',
       'budget',
       '429',
       'changes/s',
@@ -428,6 +447,10 @@ async function main(): Promise<void> {
       f3(r.service.C),
       f3(r.bestC.C),
       f3(r.oracleC),
+      f3(r.service.CInWindow),
+      f3(r.bestCInWindow.CInWindow),
+      f3(r.service.CTraded),
+      f3(r.bestC.CTraded),
       f3(r.predictedFv),
       r.intervalShape.toFixed(2),
       f3(r.allocatedFvTrue),
@@ -440,6 +463,7 @@ async function main(): Promise<void> {
       r.listings,
       r.hotListings,
       r.details,
+      r.tradePolls,
       f3(r.budgetUsed),
       r.tooMany,
       r.changesPerSec.toFixed(2),
@@ -448,7 +472,19 @@ async function main(): Promise<void> {
   section('ratios over runs (min–max)');
   printTable(
     'per rate',
-    ['rpm', 'Fv / best', 'F / round-robin', 'C', 'C best blind', 'C oracle', 'plan Fv / measured', 'budget used', '429'],
+    [
+      'rpm',
+      'Fv / best',
+      'F / round-robin',
+      'C',
+      'C best blind',
+      'C oracle',
+      'C in window',
+      'its best',
+      'plan Fv / measured',
+      'budget used',
+      '429',
+    ],
     options.rpms.map((rpm) => {
       const rs = results.filter((r) => r.rpm === rpm);
       return [
@@ -458,6 +494,8 @@ async function main(): Promise<void> {
         spread(rs.map((r) => r.service.C)),
         spread(rs.map((r) => r.bestC.C)),
         spread(rs.map((r) => r.oracleC)),
+        spread(rs.map((r) => r.service.CInWindow)),
+        spread(rs.map((r) => r.bestCInWindow.CInWindow)),
         spread(rs.map((r) => r.predictedFv / r.service.Fv)),
         spread(rs.map((r) => r.budgetUsed)),
         rs.reduce((n, r) => n + r.tooMany, 0),

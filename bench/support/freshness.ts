@@ -11,6 +11,8 @@ export interface TrueBook {
   rate: number;
   atMs: number[];
   keys: string[];
+  /** Whether each state began with a trade (the feed and the listed prices show it). */
+  traded: boolean[];
 }
 
 /** A stored snapshot: first observed, last confirmed, content key. */
@@ -24,6 +26,11 @@ export interface Measures {
   F: number;
   Fv: number;
   C: number;
+  /** C over the states that began with a trade, and over the others. */
+  CTraded: number;
+  CUntraded: number;
+  /** C counting only what was stored within the window: a state that held at its start counts only if fetched again in it. */
+  CInWindow: number;
 }
 
 /** Index of the last element <= t (-1 if none). */
@@ -41,7 +48,13 @@ function lastAtOrBefore(xs: readonly number[], t: number): number {
   return at;
 }
 
-/** The measures given, for each market, the key stored at any instant and whether a state was stored while it held. */
+/**
+ * The measures given, for each market, the key stored at any instant and whether a state was
+ * stored while it held. C counts the states that held in the window, each stored if a fetch fell
+ * in its life up to the window's end, before the window too: a quiet book's state stored minutes
+ * before is stored. C in window counts only fetches within it, so each quiet book's state at the
+ * window's start needs a fetch in the window, as if the service had started with it.
+ */
 function measure(
   truth: ReadonlyMap<string, TrueBook>,
   window: { fromMs: number; toMs: number; stepMs: number },
@@ -54,6 +67,9 @@ function measure(
   let weights = 0;
   let states = 0;
   let stored = 0;
+  let tradedStates = 0;
+  let tradedStored = 0;
+  let storedInWindow = 0;
   for (const [id, book] of truth) {
     for (let t = window.fromMs; t < window.toMs; t += window.stepMs) {
       const state = lastAtOrBefore(book.atMs, t);
@@ -68,11 +84,25 @@ function measure(
       const from = book.atMs[s]!;
       const to = book.atMs[s + 1] ?? Infinity;
       if (to <= window.fromMs || from >= window.toMs) continue;
+      // Stored while it held: at any time of its life before the window's end, before the window too.
+      const hit = captured(id, book, s, from, Math.min(to, window.toMs)) ? 1 : 0;
       states += 1;
-      if (captured(id, book, s, Math.max(from, window.fromMs), Math.min(to, window.toMs))) stored += 1;
+      stored += hit;
+      storedInWindow += captured(id, book, s, Math.max(from, window.fromMs), Math.min(to, window.toMs)) ? 1 : 0;
+      if (book.traded[s] === true) {
+        tradedStates += 1;
+        tradedStored += hit;
+      }
     }
   }
-  return { F: fresh / samples, Fv: weighted / weights, C: stored / states };
+  return {
+    F: fresh / samples,
+    Fv: weighted / weights,
+    C: stored / states,
+    CTraded: tradedStored / tradedStates,
+    CUntraded: (stored - tradedStored) / (states - tradedStates),
+    CInWindow: storedInWindow / states,
+  };
 }
 
 /** What the pipeline stored, against the truth. */
@@ -91,9 +121,7 @@ export function measureStored(
       return at >= 0 && rows[at]!.key === book.keys[state];
     },
     (id, book, state, fromMs, toMs) =>
-      (stored.get(id) ?? []).some(
-        (r) => r.key === book.keys[state] && r.lastObservedMs >= fromMs && r.observedMs < toMs && r.lastObservedMs >= book.atMs[state]!,
-      ),
+      (stored.get(id) ?? []).some((r) => r.key === book.keys[state] && r.lastObservedMs >= fromMs && r.observedMs < toMs),
   );
 }
 

@@ -10,7 +10,7 @@ function stored(rate: number, k: number): number {
 }
 
 function world(rates: readonly number[]): Map<string, TrueBook> {
-  return new Map(rates.map((rate, i) => [`M-${i}`, { rate, atMs: [0], keys: ['k'] }]));
+  return new Map(rates.map((rate, i) => [`M-${i}`, { rate, atMs: [0], keys: ['k'], traded: [false] }]));
 }
 
 describe('bestForC', () => {
