@@ -202,8 +202,8 @@ export interface Trade {
 }
 
 /**
- * The trade feed dates its trades in whole Unix seconds: a trade dated t happened before t plus
- * this, so a book fetched before then may not hold it yet.
+ * The trade feed dates its trades in Unix seconds, whole in every answer recorded: a trade dated t
+ * may have happened up to this much later, so a book fetched before then may not hold it yet.
  */
 export const TRADE_TIME_RESOLUTION_MS = 1_000;
 

@@ -181,11 +181,12 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   const placeMovers = (ids: readonly string[]) => {
     const at = Math.min(nextPosition, targets.length);
     const tail = targets.slice(at);
-    for (const id of ids) {
+    const movers = [...new Set(ids)];
+    for (const id of movers) {
       const later = tail.indexOf(id);
       if (later >= 0) tail.splice(later, 1);
     }
-    const rest = [...ids, ...tail].slice(0, targets.length - at);
+    const rest = [...movers, ...tail].slice(0, targets.length - at);
     for (let k = 0; k < rest.length; k++) targets[at + k] = rest[k]!;
   };
   // What the current plan knows of each market, and when this sweep sent each book's latest fetch.
