@@ -125,10 +125,7 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
   const dueMs = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const c = candidates[i]!;
-    const moved =
-      c.listedMoved ||
-      (c.lastTradedMs !== null &&
-        tradeWorthFetching({ marketId: c.marketId, tradedAtMs: c.lastTradedMs }, c.lastFetchedMs, ratesPerSec[i]!, nowMs));
+    const moved = c.listedMoved || (c.lastTradedMs !== null && tradeWorthFetching(c.lastTradedMs, c.lastFetchedMs, ratesPerSec[i]!, nowMs));
     const due = moved ? -Infinity : c.lastFetchedMs === null ? -1e300 : c.lastFetchedMs + periodMs(i);
     dueMs[i] = due;
     // Every market, so the list never runs dry before the sweep's time is up: what is due later

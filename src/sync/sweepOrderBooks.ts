@@ -189,16 +189,14 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
     const rest = [...movers, ...tail].slice(0, targets.length - at);
     for (let k = 0; k < rest.length; k++) targets[at + k] = rest[k]!;
   };
-  // What the current plan knows of each market, and when this sweep sent each book's latest fetch.
+  // What the current plan knows of each market; a book's fetch sent by this plan is its latest.
   let known: SweepPlan['known'] = new Map();
-  const sentMs = new Map<string, number>();
   const worthFetching = (books: readonly TradedBook[]) => {
     const nowMs = ctx.now().getTime();
     const ids: string[] = [];
     for (const b of books) {
       const market = known.get(b.marketId);
-      const fetchedMs = sentMs.get(b.marketId) ?? market?.lastFetchedMs ?? null;
-      if (market && tradeWorthFetching(b, fetchedMs, market.ratePerSec, nowMs)) ids.push(b.marketId);
+      if (market && tradeWorthFetching(b.tradedAtMs, market.lastFetchedMs, market.ratePerSec, nowMs)) ids.push(b.marketId);
     }
     return ids;
   };
@@ -243,7 +241,6 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
       const plan = await withStatementDeadline(ctx.sql, 'selecting order books to fetch', () => sweepTargets(ctx, options, untilMs));
       targets = plan.ids;
       known = plan.known;
-      sentMs.clear();
       planned += targets.length;
       nextPosition = 0;
       planning = false;
@@ -265,7 +262,8 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
             // Read after the pause: a mover told of meanwhile may have taken this position.
             nextPosition = Math.max(nextPosition, position + 1);
             const marketId = targets[position]!;
-            sentMs.set(marketId, ctx.now().getTime());
+            const market = known.get(marketId);
+            if (market) market.lastFetchedMs = ctx.now().getTime();
             const book = await client.getOrderBook(marketId);
             unavailable.answered();
             return book;

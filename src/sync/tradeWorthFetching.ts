@@ -1,4 +1,4 @@
-import { TRADE_TIME_RESOLUTION_MS, type TradedBook } from '../domain/types.js';
+import { TRADE_TIME_RESOLUTION_MS } from '../domain/types.js';
 
 /**
  * A fill of the trade feed is a change of its market's book, told for the price of the poll that
@@ -18,11 +18,11 @@ import { TRADE_TIME_RESOLUTION_MS, type TradedBook } from '../domain/types.js';
 export const LEAST_HOLD_PROBABILITY = 0.3;
 
 /**
- * Whether the book of a market that traded is worth fetching next: the trade may have come after
+ * Whether the book of a market that traded at `tradedAtMs` is worth fetching next: the trade may have come after
  * its latest fetch (`fetchedMs`, null if never fetched: the plan fetches it first anyway), and the
  * state it left likely still holds at `nowMs` for the book's change rate. Pure.
  */
-export function tradeWorthFetching(trade: TradedBook, fetchedMs: number | null, ratePerSec: number, nowMs: number): boolean {
-  if (fetchedMs === null || trade.tradedAtMs + TRADE_TIME_RESOLUTION_MS <= fetchedMs) return false;
-  return ratePerSec * Math.max(0, (nowMs - trade.tradedAtMs) / 1000) <= -Math.log(LEAST_HOLD_PROBABILITY);
+export function tradeWorthFetching(tradedAtMs: number, fetchedMs: number | null, ratePerSec: number, nowMs: number): boolean {
+  if (fetchedMs === null || tradedAtMs + TRADE_TIME_RESOLUTION_MS <= fetchedMs) return false;
+  return ratePerSec * Math.max(0, (nowMs - tradedAtMs) / 1000) <= -Math.log(LEAST_HOLD_PROBABILITY);
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LEAST_HOLD_PROBABILITY, tradeWorthFetching } from '../../src/sync/tradeWorthFetching.js';
 
 const NOW_MS = 1_800_000_000_000;
-const traded = (agoMs: number) => ({ marketId: 'M-1', tradedAtMs: NOW_MS - agoMs });
+const traded = (agoMs: number) => NOW_MS - agoMs;
 
 describe('tradeWorthFetching', () => {
   it('fetches a traded book while the state the trade left holds with at least the least probability', () => {
@@ -22,9 +22,9 @@ describe('tradeWorthFetching', () => {
   it('takes a trade dated in the second a fetch went out as possibly after it, and one dated before as in its book', () => {
     const trade = traded(5_000);
     // Dated t, it happened in [t, t + 1 s).
-    expect(tradeWorthFetching(trade, trade.tradedAtMs + 999, 0.01, NOW_MS)).toBe(true);
-    expect(tradeWorthFetching(trade, trade.tradedAtMs + 1_000, 0.01, NOW_MS)).toBe(false);
-    expect(tradeWorthFetching(trade, trade.tradedAtMs + 3_000, 0.01, NOW_MS)).toBe(false);
+    expect(tradeWorthFetching(trade, trade + 999, 0.01, NOW_MS)).toBe(true);
+    expect(tradeWorthFetching(trade, trade + 1_000, 0.01, NOW_MS)).toBe(false);
+    expect(tradeWorthFetching(trade, trade + 3_000, 0.01, NOW_MS)).toBe(false);
     // Never fetched: the plan takes it first anyway.
     expect(tradeWorthFetching(trade, null, 0.01, NOW_MS)).toBe(false);
   });
