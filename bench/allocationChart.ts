@@ -28,6 +28,9 @@ const candidates: BookCandidate[] = Array.from(rates, (rate, i) => {
     unchangedFetches: 1000 - changed,
     changedIntervalSec: changed * 10,
     unchangedIntervalSec: (1000 - changed) * 10,
+    signalledChangedFetches: 0,
+    signalledIntervalSec: 0,
+    tradesPerSec: 0,
   };
 });
 const sweep = allocateBooks(candidates, { nowMs, horizonSec: 9, fetchesPerSec: FETCHES_PER_SEC, maxAgeSec: 3600, batchSize: 2 });

@@ -43,7 +43,9 @@ export interface BookInformation {
  * (allocateBooks: estimated rates, floors, fetches in proportion to the rates), taking the
  * estimated rates as true and each market's fetches as spaced as unevenly as the database's
  * evidence shows them (the fitted interval shape, fetchAllocation.ts's freshShare), not evenly.
- * Fetches a listed move brings forward are not told apart in the evidence, and are left out. Pure.
+ * A fetch a signal brought forward stores a state sooner but keeps the book fresh no longer than
+ * any other (changes at a Poisson rate have no memory: the next is as far off), so the fetches are
+ * taken alike whatever brought them. Pure.
  */
 export function bookInformation(
   candidates: readonly BookCandidate[],
@@ -65,7 +67,8 @@ export function bookInformation(
   for (let i = 0; i < n; i++) {
     const c = candidates[i]!;
     changesPerSec += ratesPerSec[i]!;
-    if (c.unchangedFetches === 0 && c.changedFetches >= CALIBRATION_FETCHES) {
+    // Signalled fetches too: a book whose every fetch a fill brought forward found a change each time.
+    if (c.unchangedFetches === 0 && c.changedFetches + c.signalledChangedFetches >= CALIBRATION_FETCHES) {
       boundedMarkets += 1;
       boundedPerSec += ratesPerSec[i]!;
     }

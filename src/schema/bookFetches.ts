@@ -9,7 +9,10 @@ import { timestampTz } from './timestampTz.js';
  * unchanged fetch leaves no snapshot row; this keeps its outcome. A fetch after an earlier one
  * counts as changed (its book differed from the stored one) or unchanged, with the time since
  * the fetch before; a market's first fetch has nothing to compare with and counts in `fetches`
- * only. Written in the books' own transaction, so it never disagrees with the snapshots.
+ * only. A fetch that a change signal brought forward (a listed move, a fill in the trade feed)
+ * counts apart, as signalled: it finds a change by construction, so it is no sample of the book's
+ * rate at its interval (src/sync/changeRate.ts). Written in the books' own transaction, so it never
+ * disagrees with the snapshots.
  */
 export const bookFetches = predictionSchema.table('book_fetches', {
   marketId: text('market_id').primaryKey(),
@@ -22,4 +25,10 @@ export const bookFetches = predictionSchema.table('book_fetches', {
   changedIntervalSec: doublePrecision('changed_interval_sec').notNull().default(0),
   /** Sum of the times since the fetch before, over the unchanged fetches. */
   unchangedIntervalSec: doublePrecision('unchanged_interval_sec').notNull().default(0),
+  /** Fetches after the first that a change signal brought forward; not in the two counts above. */
+  signalledFetches: integer('signalled_fetches').notNull().default(0),
+  /** Of the signalled fetches, those whose book had changed. */
+  signalledChangedFetches: integer('signalled_changed_fetches').notNull().default(0),
+  /** Sum of the times since the fetch before, over the signalled fetches. */
+  signalledIntervalSec: doublePrecision('signalled_interval_sec').notNull().default(0),
 });

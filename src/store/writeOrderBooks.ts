@@ -17,6 +17,8 @@ import { emptyCounts, lastByKey, type WriteCounts } from './writeCounts.js';
 export interface FetchedOrderBooks {
   books: readonly Checked<OrderBook>[];
   observedAt: Date;
+  /** Markets among these whose fetch a change signal brought forward (the sweep's movers), counted apart as rate evidence. */
+  signalled?: ReadonlySet<string>;
 }
 
 export interface OrderBooksWrite {
@@ -50,13 +52,13 @@ export async function prepareOrderBooks(batch: OrderBooksWrite): Promise<Prepare
   const tally = new RecordTally();
   let recordsSeen = 0;
   const observed: ObservedOrderBook[] = [];
-  for (const { books, observedAt } of batch.fetches) {
+  for (const { books, observedAt, signalled } of batch.fetches) {
     recordsSeen += books.length;
     for (const checked of books) {
       if (!checked.ok) tally.rejected(batch.endpoint, checked.rejection);
       else {
         tally.accepted(batch.endpoint, checked.value);
-        observed.push({ book: checked.value, observedAt });
+        observed.push({ book: checked.value, observedAt, signalled: signalled?.has(checked.value.marketId) === true });
       }
     }
   }

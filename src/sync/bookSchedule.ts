@@ -14,7 +14,7 @@ import { tradeWorthFetching } from './tradeWorthFetching.js';
  * 3. The rest of the budget goes where the expected information per request, weighted by
  *    activity, is highest: the objective is Fv (fetchAllocation.ts), whose best division gives
  *    each market fetches in proportion to its change rate, estimated from its own fetches
- *    (changeRate.ts) from a prior set by its traded volume.
+ *    (changeRate.ts) from a prior set by its fills in the trade feed, or its traded volume.
  * The fetches of the coming sweep are then laid out in time: each market at its last fetch plus
  * its interval 1/f, then every 1/f, in slots at the expected rate (scheduleBooks); the sweep sends
  * them in that order, so a market whose interval is shorter than the sweep's period is fetched
@@ -54,6 +54,8 @@ export interface ScheduleOptions {
 export interface BookSchedule {
   /** Indexes into the candidates, in fetch order; a market may appear more than once. */
   order: Int32Array;
+  /** Indexes of the candidates a change signal brings forward (rule 1): each one's first fetch in the order is the signalled one. */
+  movers: Int32Array;
   /** Each candidate's estimated change rate, per second. */
   ratesPerSec: Float64Array;
   allocation: Allocation;
@@ -123,9 +125,11 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
   const waiting = new MinHeap(n, ratesPerSec);
   const eligible = new MinHeap(n, ratesPerSec);
   const dueMs = new Float64Array(n);
+  const movers: number[] = [];
   for (let i = 0; i < n; i++) {
     const c = candidates[i]!;
     const moved = c.listedMoved || (c.lastTradedMs !== null && tradeWorthFetching(c.lastTradedMs, c.lastFetchedMs, ratesPerSec[i]!, nowMs));
+    if (moved) movers.push(i);
     const due = moved ? -Infinity : c.lastFetchedMs === null ? -1e300 : c.lastFetchedMs + periodMs(i);
     dueMs[i] = due;
     // Every market, so the list never runs dry before the sweep's time is up: what is due later
@@ -166,7 +170,7 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
     dueMs[i] = next;
     waiting.add(i, next);
   }
-  return { order: Int32Array.from(order), ratesPerSec, allocation };
+  return { order: Int32Array.from(order), movers: Int32Array.from(movers), ratesPerSec, allocation };
 }
 
 /** A binary min-heap of market indexes by time, ties to the busier market (the higher of `rates`). */

@@ -13,14 +13,35 @@
  * market's own mean interval, unchanged in the share λ₀ gives, so that it weighs as much as a
  * fetch or two of the market's own, whatever λ₀: as pseudo-fetches at interval 1/λ₀, a prior far
  * below the rate weighed as minutes of unchanged fetches and held a busy market's estimate down.
+ *
+ * A fetch that a change signal brought forward (a listed move, a fill in the trade feed) finds a
+ * change by construction: counted as a sample at its interval, it raised the rates (bench/capture.ts
+ * at 60 requests a minute, where such fetches are many: 1.8× the true rates). Nor can it simply be
+ * left out: the blind intervals left are those no signal cut short, which see only the changes no
+ * signal tells. So a book's changes are taken as two Poisson processes: those a signal tells, at a
+ * rate σ counted directly (signalled fetches that found a change over all the time fetched), and
+ * the others, at a rate estimated as above from the blind fetches alone (given that no signal
+ * came, the others still come at their own rate). The book's rate is their sum.
  */
 
-/** What a market's fetches found (prediction.book_fetches). */
+/** What a market's fetches found (prediction.book_fetches), and its fills in the trade feed. */
 export interface FetchEvidence {
+  /** Blind fetches (those no change signal brought forward) that found a change, and that did not. */
   changedFetches: number;
   unchangedFetches: number;
   changedIntervalSec: number;
   unchangedIntervalSec: number;
+  /** Fetches a change signal brought forward that found a change, and the summed intervals of all signalled fetches. */
+  signalledChangedFetches: number;
+  signalledIntervalSec: number;
+  /** Fills a second in the trade feed (sql/targets/selectBookCandidates.ts), 0 when none was seen: each fill changes the book. */
+  tradesPerSec: number;
+}
+
+/** Rate σ of the changes a signal told (signalled fetches that found one over all the time fetched), per second. Pure. */
+export function signalledRate(e: FetchEvidence): number {
+  const exposedSec = e.changedIntervalSec + e.unchangedIntervalSec + e.signalledIntervalSec;
+  return exposedSec > 0 ? e.signalledChangedFetches / exposedSec : 0;
 }
 
 /** Pseudo-fetches of the prior: 1/(1 − e^(−1)), one changed and e^(−1)/(1 − e^(−1)) unchanged at interval 1/λ₀, as the prior always weighed. */
@@ -40,8 +61,26 @@ function rateOfUnchangedShare(q: number, meanIntervalSec: number, shape: number)
   return Number.isFinite(shape) ? (shape * Math.expm1(-Math.log(q) / shape)) / meanIntervalSec : -Math.log(q) / meanIntervalSec;
 }
 
-/** The change rate (per second) the evidence, the prior `priorPerSec` (> 0) and the interval shape give. Pure. */
+/**
+ * Least share of the prior `estimateChangeRate` keeps for the changes no signal tells when the
+ * signalled rate alone exceeds the prior: the blind rate's prior must be positive, and its blind
+ * fetches, not the prior, then set it.
+ */
+const LEAST_BLIND_PRIOR_SHARE = 0.01;
+
+/**
+ * The change rate (per second) the evidence, the prior `priorPerSec` (> 0) and the interval shape
+ * give: the signalled rate plus the rate of the other changes, estimated from the blind fetches
+ * under the prior less the signalled rate; at least the rate of the market's fills. Pure.
+ */
 export function estimateChangeRate(e: FetchEvidence, priorPerSec: number, shape = Infinity): number {
+  const signalledPerSec = signalledRate(e);
+  const blindPriorPerSec = Math.max(priorPerSec - signalledPerSec, LEAST_BLIND_PRIOR_SHARE * priorPerSec);
+  return Math.max(e.tradesPerSec, signalledPerSec + blindRate(e, blindPriorPerSec, shape));
+}
+
+/** The rate of the changes no signal tells, from the blind fetches and the prior `priorPerSec` (> 0). Pure. */
+function blindRate(e: FetchEvidence, priorPerSec: number, shape: number): number {
   const fetches = e.changedFetches + e.unchangedFetches;
   const meanSec = fetches > 0 ? (e.changedIntervalSec + e.unchangedIntervalSec) / fetches : 1 / priorPerSec;
   if (!(meanSec > 0)) return priorPerSec;
@@ -99,10 +138,15 @@ export function intervalShape(markets: readonly FetchEvidence[]): number {
 export const CALIBRATION_FETCHES = 3;
 
 /**
- * The prior of each market: its traded volume per second times one ratio of changes to volume,
- * measured over the markets with at least CALIBRATION_FETCHES fetches of evidence, some changed
- * and some not (their estimated rates against their volumes). A market with no volume gets the least rate of the
- * others. Before any market has evidence, the ratio makes the markets' rates add up to
+ * The prior of each market: its fills a second in the trade feed times one ratio of changes to
+ * fills, or, for a market with no fill seen, its traded volume per second times one ratio of
+ * changes to volume. Each ratio is measured over the markets with at least CALIBRATION_FETCHES
+ * blind fetches of evidence, some changed and some not (their estimated rates against their fills
+ * or volumes). The fills are the better measure where there are some: counted over the last hour
+ * rather than since the market opened, and told for every market whatever its fetches; at 60
+ * requests a minute the busiest books' every fetch is one a fill brought forward, and their rates
+ * stood on the prior alone (bench/capture.ts). A market with neither gets the least rate of the
+ * others. Before any market has evidence, the volume ratio makes the markets' rates add up to
  * `fallbackTotalPerSec` (the sweep's fetch rate: no change rate is known, so every fetch is
  * expected to find one). Every prior is at least `floorPerSec`. Pure; one pass over the markets.
  */
@@ -110,35 +154,46 @@ export function priorRates(
   markets: readonly (FetchEvidence & { volumePerSec: number | null })[],
   options: { fallbackTotalPerSec: number; floorPerSec: number; shape?: number },
 ): Float64Array {
-  let rateSum = 0;
+  let rateOfVolume = 0;
   let volumeSum = 0;
+  let rateOfTrades = 0;
+  let tradeSum = 0;
   let allVolume = 0;
   let minVolume = Infinity;
-  for (const m of markets) {
-    const v = m.volumePerSec ?? 0;
+  for (const e of markets) {
+    const v = e.volumePerSec ?? 0;
     if (v > 0) {
       allVolume += v;
       minVolume = Math.min(minVolume, v);
     }
-    const e = m;
     // Only evidence that bounds the rate both ways: a market whose every fetch found a change
     // (or none did) says only that its rate is above (below) what its fetches can tell, and at a
     // low budget the busiest books' fetches all find one; calibrated on them, the ratio, and with
     // it every prior, came out low (bench/capture.ts at 60 requests a minute).
-    if (v > 0 && e.changedFetches + e.unchangedFetches >= CALIBRATION_FETCHES && e.changedFetches > 0 && e.unchangedFetches > 0) {
+    if (e.changedFetches + e.unchangedFetches < CALIBRATION_FETCHES || e.changedFetches === 0 || e.unchangedFetches === 0) continue;
+    if (!(v > 0) && !(e.tradesPerSec > 0)) continue;
+    // Under a prior of the changes seen per second of exposure, near the evidence's own rate:
+    // a far-off prior would weigh on the ratio.
+    const seenPerSec =
+      (e.changedFetches + e.signalledChangedFetches + 0.5) / (e.changedIntervalSec + e.unchangedIntervalSec + e.signalledIntervalSec);
+    const rate = estimateChangeRate(e, seenPerSec, options.shape);
+    if (v > 0) {
+      rateOfVolume += rate;
       volumeSum += v;
-      // Under a prior of the changes seen per second of exposure, near the evidence's own rate:
-      // a far-off prior would weigh on the ratio.
-      const seenPerSec = (e.changedFetches + 0.5) / (e.changedIntervalSec + e.unchangedIntervalSec);
-      rateSum += estimateChangeRate(e, seenPerSec, options.shape);
+    }
+    if (e.tradesPerSec > 0) {
+      rateOfTrades += rate;
+      tradeSum += e.tradesPerSec;
     }
   }
-  const perVolume = volumeSum > 0 ? rateSum / volumeSum : allVolume > 0 ? options.fallbackTotalPerSec / allVolume : 0;
+  const perVolume = volumeSum > 0 ? rateOfVolume / volumeSum : allVolume > 0 ? options.fallbackTotalPerSec / allVolume : 0;
+  const perTrade = tradeSum > 0 ? rateOfTrades / tradeSum : 0;
   const least = Number.isFinite(minVolume) ? minVolume : 0;
   const priors = new Float64Array(markets.length);
   for (let i = 0; i < markets.length; i++) {
-    const v = markets[i]!.volumePerSec;
-    priors[i] = Math.max(options.floorPerSec, perVolume * (v !== null && v > 0 ? v : least));
+    const { volumePerSec: v, tradesPerSec } = markets[i]!;
+    const prior = perTrade > 0 && tradesPerSec > 0 ? perTrade * tradesPerSec : perVolume * (v !== null && v > 0 ? v : least);
+    priors[i] = Math.max(options.floorPerSec, prior);
   }
   return priors;
 }

@@ -128,7 +128,7 @@ async function sweepTargets(ctx: SyncContext, options: SweepOptions, untilMs: nu
   const now = ctx.now();
   if (options.deadline === undefined) {
     const rows = await selectOrderBookTargets(ctx.sql, ctx.providers, { limit: options.limit, maxAgeSec, now });
-    return { ids: rows.map((r) => r.marketId), known: new Map() };
+    return { ids: rows.map((r) => r.marketId), movers: [], known: new Map() };
   }
   const candidates = await selectBookCandidates(ctx.sql, ctx.providers, now);
   const horizonSec = Math.max(1, (untilMs - now.getTime()) / 1000);
@@ -144,12 +144,15 @@ async function sweepTargets(ctx: SyncContext, options: SweepOptions, untilMs: nu
   });
   const ids = Array.from(schedule.order, (i) => candidates[i]!.marketId);
   const known = new Map(candidates.map((c, i) => [c.marketId, { ratePerSec: schedule.ratesPerSec[i]!, lastFetchedMs: c.lastFetchedMs }]));
-  return { ids: options.limit === null ? ids : ids.slice(0, options.limit), known };
+  const movers = Array.from(schedule.movers, (i) => candidates[i]!.marketId);
+  return { ids: options.limit === null ? ids : ids.slice(0, options.limit), movers, known };
 }
 
 /** A plan's fetches in order, and what it knows of each open market (none for a sweep without a deadline). */
 interface SweepPlan {
   ids: string[];
+  /** Markets a change signal brought forward: their first fetch in `ids`. */
+  movers: string[];
   known: Map<string, { ratePerSec: number; lastFetchedMs: number | null }>;
 }
 
@@ -177,6 +180,10 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   let planned = 0;
   // Positions of the current plan sent (past their pace) so far: movers go right after them.
   let nextPosition = 0;
+  // Markets whose next fetch a change signal brought forward, and the positions of the current
+  // plan sent as such: the writer counts these fetches apart (changeRate.ts).
+  const signalledNext = new Set<string>();
+  let signalledPositions = new Set<number>();
   // A mover's fetch is brought forward: its next place in the plan goes to what follows it.
   const placeMovers = (ids: readonly string[]) => {
     const at = Math.min(nextPosition, targets.length);
@@ -187,6 +194,7 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
       if (later >= 0) tail.splice(later, 1);
     }
     const rest = [...movers, ...tail].slice(0, targets.length - at);
+    for (const id of movers.slice(0, rest.length)) signalledNext.add(id);
     for (let k = 0; k < rest.length; k++) targets[at + k] = rest[k]!;
   };
   // What the current plan knows of each market; a book's fetch sent by this plan is its latest.
@@ -241,6 +249,9 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
       const plan = await withStatementDeadline(ctx.sql, 'selecting order books to fetch', () => sweepTargets(ctx, options, untilMs));
       targets = plan.ids;
       known = plan.known;
+      signalledNext.clear();
+      for (const id of plan.movers) signalledNext.add(id);
+      signalledPositions = new Set();
       planned += targets.length;
       nextPosition = 0;
       planning = false;
@@ -262,6 +273,7 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
             // Read after the pause: a mover told of meanwhile may have taken this position.
             nextPosition = Math.max(nextPosition, position + 1);
             const marketId = targets[position]!;
+            if (signalledNext.delete(marketId)) signalledPositions.add(position);
             const market = known.get(marketId);
             if (market) market.lastFetchedMs = ctx.now().getTime();
             const book = await client.getOrderBook(marketId);
@@ -273,7 +285,8 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
             const books = results.map((r) => r.result);
             if (results.some((r) => pendingMarkets.has(targets[r.item]!))) await flush();
             for (const r of results) pendingMarkets.add(targets[r.item]!);
-            pending.push({ books, observedAt });
+            const signalled = new Set(results.filter((r) => signalledPositions.has(r.item)).map((r) => targets[r.item]!));
+            pending.push({ books, observedAt, signalled });
             for (const b of books) pendingLevels += b.ok ? b.value.yes.length + b.value.no.length : REJECTED_BOOK_LEVELS;
             if (pendingLevels >= levelsPerWrite) await flush();
           },

@@ -18,6 +18,9 @@ function candidate(marketId: string, changed: number, unchanged: number, interva
     unchangedFetches: unchanged,
     changedIntervalSec: changed * intervalSec,
     unchangedIntervalSec: unchanged * intervalSec,
+    signalledChangedFetches: 0,
+    signalledIntervalSec: 0,
+    tradesPerSec: 0,
   };
 }
 
@@ -27,8 +30,10 @@ describe('bookInformation', () => {
     // Eleven changes in eleven fetches 26 s apart; two in two is too little to tell.
     const busy = candidate('busy', 11, 0, 26);
     const young = candidate('young', 2, 0, 26);
-    const info = bookInformation([...quiet, busy, young], OPTIONS);
-    expect(info.lowerBoundRates.markets).toBe(1);
+    // Eleven fetches that fills brought forward, each finding a change: no less a lower bound.
+    const told = { ...candidate('told', 0, 0, 26), signalledChangedFetches: 11, signalledIntervalSec: 11 * 26 };
+    const info = bookInformation([...quiet, busy, young, told], OPTIONS);
+    expect(info.lowerBoundRates.markets).toBe(2);
     expect(info.lowerBoundRates.changeShare).toBeGreaterThan(0.3);
     expect(info.lowerBoundRates.changeShare).toBeLessThan(1);
     expect(bookInformation(quiet, OPTIONS).lowerBoundRates).toEqual({ markets: 0, changeShare: 0 });

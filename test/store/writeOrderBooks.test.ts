@@ -260,6 +260,50 @@ describe('writeOrderBooks', () => {
     expect((await evidence())[0]).toMatchObject({ fetches: 4, changed_fetches: 2, changed_interval_sec: 180 + 120 });
   });
 
+  it('counts a fetch a change signal brought forward apart from the blind ones, changed or not', async () => {
+    const write = (books: OrderBook[], at: Date, signalled: string[]) =>
+      writeOrderBooks(db.sql, {
+        runId: null,
+        endpoint: '/orderbook/{marketId}',
+        fetches: [{ books: books.map(ok), observedAt: at, signalled: new Set(signalled) }],
+      });
+    const a = book('M1', [['60', '10']], []);
+    const b = book('M1', [['60', '11']], []);
+    await write([a, book('M2', [], [], true)], t(0), ['M1']); // a first fetch counts as nothing more, signalled or not
+    await write([b, book('M2', [], [], true)], t(1), ['M1']); // M1 signalled and changed; M2 blind and unchanged
+    await write([b], t(3), ['M1']); // signalled, unchanged
+    await write([a], t(4), []); // blind, changed
+    await write([a], t(4), ['M1']); // a rerun of the batch before, now said to be signalled: not counted again
+    const rows = await db.sql`
+      select market_id, fetches, changed_fetches, unchanged_fetches, changed_interval_sec, unchanged_interval_sec,
+             signalled_fetches, signalled_changed_fetches, signalled_interval_sec
+      from prediction.book_fetches order by market_id`;
+    expect(rows).toEqual([
+      {
+        market_id: 'M1',
+        fetches: 4,
+        changed_fetches: 1,
+        unchanged_fetches: 0,
+        changed_interval_sec: 60,
+        unchanged_interval_sec: 0,
+        signalled_fetches: 2,
+        signalled_changed_fetches: 1,
+        signalled_interval_sec: 60 + 120,
+      },
+      {
+        market_id: 'M2',
+        fetches: 2,
+        changed_fetches: 0,
+        unchanged_fetches: 1,
+        changed_interval_sec: 0,
+        unchanged_interval_sec: 60,
+        signalled_fetches: 0,
+        signalled_changed_fetches: 0,
+        signalled_interval_sec: 0,
+      },
+    ]);
+  });
+
   it("rolls the whole batch back when one of its statements fails, and throws that statement's error", async () => {
     // A run id that does not exist: the quarantine's foreign key fails, after which the books'
     // comparison fails only because the transaction was aborted.

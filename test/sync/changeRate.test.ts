@@ -21,7 +21,15 @@ function intervalOf(rng: Rng, meanSec: number, shape: number): number {
  * fell since the fetch before.
  */
 function poissonEvidence(rng: Rng, rate: number, meanIntervalSec: number, fetches: number, shape: number): FetchEvidence {
-  const e = { changedFetches: 0, unchangedFetches: 0, changedIntervalSec: 0, unchangedIntervalSec: 0 };
+  const e = {
+    changedFetches: 0,
+    unchangedFetches: 0,
+    changedIntervalSec: 0,
+    unchangedIntervalSec: 0,
+    signalledChangedFetches: 0,
+    signalledIntervalSec: 0,
+    tradesPerSec: 0,
+  };
   let t = 0;
   let nextChange = exponential(rng) / rate;
   for (let k = 0; k < fetches; k++) {
@@ -39,7 +47,83 @@ function poissonEvidence(rng: Rng, rate: number, meanIntervalSec: number, fetche
   return e;
 }
 
+/**
+ * What fetches of a book find whose changes come as two Poisson processes: some told by a signal
+ * (rate `signalledPerSec`), which brings a fetch forward `delaySec` after the change, and the
+ * others (rate `otherPerSec`), found only by the blind fetches, `blindIntervalSec` after the fetch
+ * before. A signal that comes too late to bring its fetch ahead of the blind one is found by that.
+ */
+function signalledEvidence(
+  rng: Rng,
+  rates: { signalledPerSec: number; otherPerSec: number },
+  blindIntervalSec: number,
+  delaySec: number,
+  fetches: number,
+): FetchEvidence {
+  const e = {
+    changedFetches: 0,
+    unchangedFetches: 0,
+    changedIntervalSec: 0,
+    unchangedIntervalSec: 0,
+    signalledChangedFetches: 0,
+    signalledIntervalSec: 0,
+    tradesPerSec: 0,
+  };
+  let t = 0;
+  let nextSignal = exponential(rng) / rates.signalledPerSec;
+  let nextOther = exponential(rng) / rates.otherPerSec;
+  for (let k = 0; k < fetches; k++) {
+    const signalled = nextSignal + delaySec < t + blindIntervalSec;
+    const at = signalled ? nextSignal + delaySec : t + blindIntervalSec;
+    const changed = nextSignal <= at || nextOther <= at;
+    if (signalled) {
+      e.signalledChangedFetches += 1;
+      e.signalledIntervalSec += at - t;
+    } else if (changed) {
+      e.changedFetches += 1;
+      e.changedIntervalSec += at - t;
+    } else {
+      e.unchangedFetches += 1;
+      e.unchangedIntervalSec += at - t;
+    }
+    while (nextSignal <= at) nextSignal += exponential(rng) / rates.signalledPerSec;
+    while (nextOther <= at) nextOther += exponential(rng) / rates.otherPerSec;
+    t = at;
+  }
+  return e;
+}
+
 describe('estimateChangeRate', () => {
+  it('adds the signalled rate to the rate the blind fetches give, where taking signalled fetches as blind ones overshoots', () => {
+    const rng = Rng.seeded(21);
+    for (const [signalledPerSec, otherPerSec, blindSec] of [
+      [0.02, 0.01, 60],
+      [0.005, 0.02, 30],
+      [0.05, 0.05, 26],
+    ] as const) {
+      const truth = signalledPerSec + otherPerSec;
+      const e = signalledEvidence(rng, { signalledPerSec, otherPerSec }, blindSec, 0, 20_000);
+      const ratio = estimateChangeRate(e, truth / 10) / truth;
+      expect(Math.abs(ratio - 1), `σ ${signalledPerSec}, other ${otherPerSec}: ratio ${ratio}`).toBeLessThan(0.03);
+      const asBlind = {
+        ...e,
+        changedFetches: e.changedFetches + e.signalledChangedFetches,
+        changedIntervalSec: e.changedIntervalSec + e.signalledIntervalSec,
+        signalledChangedFetches: 0,
+        signalledIntervalSec: 0,
+        tradesPerSec: 0,
+      };
+      expect(estimateChangeRate(asBlind, truth / 10) / truth, `σ ${signalledPerSec}, other ${otherPerSec}`).toBeGreaterThan(1.05);
+    }
+  });
+
+  it('stays near the rate when the signalled fetches go out seconds after their signal', () => {
+    const e = signalledEvidence(Rng.seeded(22), { signalledPerSec: 0.02, otherPerSec: 0.01 }, 60, 5, 20_000);
+    const ratio = estimateChangeRate(e, 0.003) / 0.03;
+    expect(ratio).toBeGreaterThan(0.9);
+    expect(ratio).toBeLessThan(1.1);
+  });
+
   it('converges to the true rate from evenly spaced fetches, within 3 % for 20,000 fetches, whatever the prior', () => {
     const rng = Rng.seeded(11);
     for (const [rate, interval] of [
@@ -78,12 +162,28 @@ describe('estimateChangeRate', () => {
   });
 
   it('gives the prior alone, and weighs a far-off prior as a fetch or two, not as its interval', () => {
-    const none = { changedFetches: 0, unchangedFetches: 0, changedIntervalSec: 0, unchangedIntervalSec: 0 };
+    const none = {
+      changedFetches: 0,
+      unchangedFetches: 0,
+      changedIntervalSec: 0,
+      unchangedIntervalSec: 0,
+      signalledChangedFetches: 0,
+      signalledIntervalSec: 0,
+      tradesPerSec: 0,
+    };
     expect(estimateChangeRate(none, 0.25)).toBeCloseTo(0.25, 9);
     expect(estimateChangeRate(none, 0.25, 2)).toBeCloseTo(0.25, 9);
     // 40 fetches a second apart of a book changing every 2 s, in the expected shares: 0.39 of them changed.
     const changed = Math.round(40 * -Math.expm1(-0.5));
-    const e = { changedFetches: changed, unchangedFetches: 40 - changed, changedIntervalSec: changed, unchangedIntervalSec: 40 - changed };
+    const e = {
+      changedFetches: changed,
+      unchangedFetches: 40 - changed,
+      changedIntervalSec: changed,
+      unchangedIntervalSec: 40 - changed,
+      signalledChangedFetches: 0,
+      signalledIntervalSec: 0,
+      tradesPerSec: 0,
+    };
     const alone = -Math.log((40 - changed) / 40);
     // A prior a hundred times too low moves the estimate by about what one more unchanged fetch would.
     const low = estimateChangeRate(e, 0.005);
@@ -100,6 +200,9 @@ describe('estimateChangeRate', () => {
         unchangedFetches: 1e6 * q,
         changedIntervalSec: 5e6 * (1 - q),
         unchangedIntervalSec: 5e6 * q,
+        signalledChangedFetches: 0,
+        signalledIntervalSec: 0,
+        tradesPerSec: 0,
       };
       expect(estimateChangeRate(e, 7, shape)).toBeCloseTo(0.2, 4);
     }

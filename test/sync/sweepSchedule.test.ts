@@ -79,6 +79,21 @@ async function scheduledSweep(
   return fetched;
 }
 
+/** A market's prediction.book_fetches counts. */
+async function fetchCounts(marketId: string) {
+  const [row] = await db.sql<
+    { unchanged_fetches: number; signalled_fetches: number; signalled_changed_fetches: number; signalled_interval_sec: number }[]
+  >`select unchanged_fetches, signalled_fetches, signalled_changed_fetches, signalled_interval_sec
+    from prediction.book_fetches where market_id = ${marketId}`;
+  return row!;
+}
+
+/** The quiet books of `fetched`, in order, less those with fills (an earlier test's): fills raise a book's rate. */
+async function quietUntraded(fetched: readonly string[]): Promise<string[]> {
+  const traded = new Set((await db.sql<{ market_id: string }[]>`select distinct market_id from prediction.trades`).map((r) => r.market_id));
+  return fetched.filter((id) => id !== 'M-0' && !traded.has(id));
+}
+
 describe('the scheduled sweep', () => {
   it('fetches every new market, then the busiest book several times within one sweep, keeping every state and each fetch outcome', async () => {
     // First sweep: every market is new (never fetched): each once, first.
@@ -117,8 +132,17 @@ describe('the scheduled sweep', () => {
       { provider: 'polymarket' },
     );
     await writeEvents(db.sql, { runId: null, endpoint: '/events', events: [moved], observedAt: new Date() });
+    const before = await fetchCounts('M-7');
     const next = await scheduledSweep(3, 12);
     expect(next[0]).toBe('M-7');
+    // The move brought that fetch forward: it counts apart, as signalled, not as a blind sample of
+    // the book's rate (its book had not changed: no signalled change). Any later fetch is blind.
+    const after = await fetchCounts('M-7');
+    const times = next.filter((id) => id === 'M-7').length;
+    expect(after.signalled_fetches - before.signalled_fetches).toBe(1);
+    expect(after.signalled_changed_fetches).toBe(before.signalled_changed_fetches);
+    expect(after.unchanged_fetches - before.unchanged_fetches).toBe(times - 1);
+    expect(after.signalled_interval_sec).toBeGreaterThan(before.signalled_interval_sec);
   });
 
   it('fetches first a quiet market that traded since its last book, not one whose trade its book already holds', async () => {
@@ -184,7 +208,7 @@ describe('the scheduled sweep', () => {
     const first = await scheduledSweep(2, 12, () => Promise.resolve(['M-30', 'M-31']));
     expect(first.slice(0, 2)).toEqual(['M-30', 'M-31']);
     // The mover told later is the quiet book fetched last: of all books, the one its order would take last.
-    const mover = first.filter((id) => id !== 'M-0').at(-1)!;
+    const mover = (await quietUntraded(first)).at(-1)!;
     let toldAfter = 0;
     const later = await scheduledSweep(2, 12, async (fetched) => {
       while (fetched.length < 4) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -200,7 +224,8 @@ describe('the scheduled sweep', () => {
   it('fetches next a quiet book the trade feed tells traded since its last fetch, in place of its turn; not one fetched since', async () => {
     const first = await scheduledSweep(2, 12);
     // The two quiet books its order takes last: the trades' books, each far from its turn.
-    const [stale, fresh] = first.filter((id) => id !== 'M-0').slice(-2);
+    const [stale, fresh] = (await quietUntraded(first)).slice(-2);
+    const signalledBefore = (await fetchCounts(stale!)).signalled_fetches;
     const traded = new TradedBooks();
     let toldAfter = 0;
     const later = await scheduledSweep(2, 12, undefined, {
@@ -220,6 +245,8 @@ describe('the scheduled sweep', () => {
     const at = later.indexOf(stale!);
     expect(at).toBeGreaterThanOrEqual(toldAfter);
     expect(at).toBeLessThanOrEqual(toldAfter + 6);
+    // Counted as signalled: its book's rate is not raised by a fetch the trade brought forward.
+    expect(await fetchCounts(stale!)).toMatchObject({ signalled_fetches: signalledBefore + 1 });
     // Brought forward, not added: once in this sweep, as before.
     expect(later.filter((id) => id === stale).length).toBe(first.filter((id) => id === stale).length);
     const freshAt = later.indexOf(fresh!);

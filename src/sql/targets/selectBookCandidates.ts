@@ -1,4 +1,4 @@
-import { bookFetches, markets, orderbookSnapshots, pricingSnapshots, trades } from '../../schema/index.js';
+import { bookFetches, markets, orderbookSnapshots, pricingSnapshots, tradePolls, trades } from '../../schema/index.js';
 import type { Queryable } from '../core/queryable.js';
 import { sqlNames } from '../core/sqlNames.js';
 
@@ -7,6 +7,14 @@ const P = sqlNames(pricingSnapshots);
 const B = sqlNames(orderbookSnapshots);
 const F = sqlNames(bookFetches);
 const T = sqlNames(trades);
+const TP = sqlNames(tradePolls);
+
+/**
+ * Span over which a market's fills in the trade feed give its trade rate: an hour holds enough
+ * fills of a market that trades every few seconds for a count within a few per cent, and follows
+ * a change of its activity within the hour.
+ */
+export const TRADE_RATE_WINDOW_SEC = 3600;
 
 /** An open market with what the sweep's schedule needs of it (sync/bookSchedule.ts's BookCandidate). */
 export interface BookCandidateRow {
@@ -20,6 +28,9 @@ export interface BookCandidateRow {
   unchangedFetches: number;
   changedIntervalSec: number;
   unchangedIntervalSec: number;
+  signalledChangedFetches: number;
+  signalledIntervalSec: number;
+  tradesPerSec: number;
 }
 
 /**
@@ -27,9 +38,10 @@ export interface BookCandidateRow {
  * (prediction.book_fetches), when its book was last fetched (a market fetched before that table
  * existed: when its latest snapshot was last confirmed), whether its listed prices changed since
  * (a pricing snapshot observed after that fetch: prices are stored change-only), the time of
- * its latest fill in the trade feed, and its traded volume per second since it opened (at least a
- * minute). Three index probes a market. With
- * `marketIds`, only those markets.
+ * its latest fill in the trade feed, its fills a second over the last TRADE_RATE_WINDOW_SEC (over
+ * the part of it the feed's polls saw whole: prediction.trade_polls; 0 when none did), and its
+ * traded volume per second since it opened (at least a minute). Three index probes a market, and
+ * one pass over the window's trades. With `marketIds`, only those markets.
  */
 export async function selectBookCandidates(
   sql: Queryable,
@@ -37,7 +49,8 @@ export async function selectBookCandidates(
   now: Date,
   marketIds?: readonly string[],
 ): Promise<BookCandidateRow[]> {
-  const [m, p, b, f, t] = [M.col, P.col, B.col, F.col, T.col];
+  const [m, p, b, f, t, tp] = [M.col, P.col, B.col, F.col, T.col, TP.col];
+  const windowFrom = sql`${now}::timestamptz - make_interval(secs => ${TRADE_RATE_WINDOW_SEC})`;
   const only = marketIds === undefined ? sql`` : sql`and m.${sql(m.marketId)} = any(${marketIds as string[]}::text[])`;
   return sql<BookCandidateRow[]>`
     select m.${sql(m.marketId)} as "marketId",
@@ -49,9 +62,20 @@ export async function selectBookCandidates(
       (extract(epoch from m.${sql(m.closeTime)}) * 1000)::float8 as "closeTimeMs",
       coalesce(f.${sql(f.changedFetches)}, 0) as "changedFetches", coalesce(f.${sql(f.unchangedFetches)}, 0) as "unchangedFetches",
       coalesce(f.${sql(f.changedIntervalSec)}, 0) as "changedIntervalSec",
-      coalesce(f.${sql(f.unchangedIntervalSec)}, 0) as "unchangedIntervalSec"
+      coalesce(f.${sql(f.unchangedIntervalSec)}, 0) as "unchangedIntervalSec",
+      coalesce(f.${sql(f.signalledChangedFetches)}, 0) as "signalledChangedFetches",
+      coalesce(f.${sql(f.signalledIntervalSec)}, 0) as "signalledIntervalSec",
+      coalesce(tn.n / nullif(covered.sec, 0), 0)::float8 as "tradesPerSec"
     from ${sql(M.table)} m
     left join ${sql(F.table)} f on f.${sql(f.marketId)} = m.${sql(m.marketId)}
+    cross join (
+      select coalesce(sum(extract(epoch from least(tp.${sql(tp.coversTo)}, ${now}::timestamptz) - greatest(tp.${sql(tp.coversFrom)}, ${windowFrom}))), 0)::float8 as sec
+      from ${sql(TP.table)} tp where tp.${sql(tp.coversTo)} > ${windowFrom} and tp.${sql(tp.coversFrom)} < ${now}::timestamptz
+    ) covered
+    left join (
+      select t.${sql(t.marketId)} as market_id, count(*)::float8 as n from ${sql(T.table)} t
+      where t.${sql(t.tradedAt)} > ${windowFrom} and t.${sql(t.tradedAt)} <= ${now}::timestamptz group by 1
+    ) tn on tn.market_id = m.${sql(m.marketId)}
     left join lateral (
       select p.${sql(p.observedAt)} as observed_at, p.${sql(p.volume)} as volume from ${sql(P.table)} p
       where p.${sql(p.marketId)} = m.${sql(m.marketId)} order by p.${sql(p.observedAt)} desc limit 1

@@ -46,6 +46,8 @@ export interface OrderBookCounts extends ObservationCounts {
 export interface ObservedOrderBook {
   book: OrderBook;
   observedAt: Date;
+  /** A change signal brought the fetch forward (countFetches counts it apart). Default false. */
+  signalled?: boolean;
 }
 
 /** A book, when it was received, and its content hash (contentHash). */
@@ -60,9 +62,9 @@ export interface HashedOrderBook extends ObservedOrderBook {
  */
 export async function hashOrderBooks(observed: readonly ObservedOrderBook[]): Promise<HashedOrderBook[]> {
   const hashed: HashedOrderBook[] = [];
-  for (const { book, observedAt } of observed) {
+  for (const o of observed) {
     if (hashed.length % BOOKS_PER_TURN === 0) await setImmediate();
-    hashed.push({ book, observedAt, contentHash: contentHash(book) });
+    hashed.push({ ...o, contentHash: contentHash(o.book) });
   }
   return hashed;
 }
@@ -128,8 +130,9 @@ async function compareWithLatest(sql: Queryable, observed: readonly HashedOrderB
   return sql<{ changed: number[]; confirmed: number }[]>`
     with input as (
       select * from unnest(${ids}::text[], string_to_array(${observed.map((o) => o.contentHash).join(',')}, ','),
-                           string_to_array(${times.join(',')}, ',')::timestamptz[]) with ordinality
-        as t(market_id, content_hash, observed_at, ord)
+                           string_to_array(${times.join(',')}, ',')::timestamptz[],
+                           string_to_array(${observed.map((o) => (o.signalled === true ? 't' : 'f')).join(',')}, ',')::boolean[])
+        with ordinality as t(market_id, content_hash, observed_at, signalled, ord)
     ),
     compared as (
       select i.*, l.${sql(col.observedAt)} as latest_at, l.${sql(col.lastObservedAt)} as latest_seen_at,
@@ -153,26 +156,32 @@ async function compareWithLatest(sql: Queryable, observed: readonly HashedOrderB
 
 /**
  * The CTEs that count each fetch in its market's prediction.book_fetches row, from `compared`
- * (a row a book: market_id, observed_at, is_new): a market's first fetch makes the row; a later
- * one adds to the changed count (its book became a new snapshot) or the unchanged one, with the
- * time since the fetch before. A fetch not after the market's latest (a late answer, or the same
+ * (a row a book: market_id, observed_at, signalled, is_new): a market's first fetch makes the
+ * row; a later one adds to the changed count (its book became a new snapshot) or the unchanged
+ * one, with the time since the fetch before, or, brought forward by a change signal, to the
+ * signalled counts (a found change also to signalled_changed_fetches). A fetch not after the market's latest (a late answer, or the same
  * batch written again after a crash) is not counted, so the row only moves forward and a rerun
  * counts nothing twice. Part of the comparison's statement: no statement or round trip of its
  * own, and it can never disagree with the snapshots. The update changes no indexed column, so
  * with the table's free space (fillfactor) it stays a HOT update, without index entries.
  */
 function countFetches(sql: Queryable) {
+  const intervalSec = sql`extract(epoch from c.observed_at - f.${sql(fetchCol.lastFetchedAt)})::float8`;
   return sql`
     counted as (
       update ${sql(fetchesTable)} f set
         ${sql(fetchCol.lastFetchedAt)} = c.observed_at,
         ${sql(fetchCol.fetches)} = f.${sql(fetchCol.fetches)} + 1,
-        ${sql(fetchCol.changedFetches)} = f.${sql(fetchCol.changedFetches)} + c.is_new::int,
-        ${sql(fetchCol.unchangedFetches)} = f.${sql(fetchCol.unchangedFetches)} + (not c.is_new)::int,
+        ${sql(fetchCol.changedFetches)} = f.${sql(fetchCol.changedFetches)} + (c.is_new and not c.signalled)::int,
+        ${sql(fetchCol.unchangedFetches)} = f.${sql(fetchCol.unchangedFetches)} + (not c.is_new and not c.signalled)::int,
+        ${sql(fetchCol.signalledFetches)} = f.${sql(fetchCol.signalledFetches)} + c.signalled::int,
+        ${sql(fetchCol.signalledChangedFetches)} = f.${sql(fetchCol.signalledChangedFetches)} + (c.is_new and c.signalled)::int,
         ${sql(fetchCol.changedIntervalSec)} = f.${sql(fetchCol.changedIntervalSec)}
-          + case when c.is_new then extract(epoch from c.observed_at - f.${sql(fetchCol.lastFetchedAt)})::float8 else 0 end,
+          + case when c.is_new and not c.signalled then ${intervalSec} else 0 end,
         ${sql(fetchCol.unchangedIntervalSec)} = f.${sql(fetchCol.unchangedIntervalSec)}
-          + case when c.is_new then 0 else extract(epoch from c.observed_at - f.${sql(fetchCol.lastFetchedAt)})::float8 end
+          + case when not c.is_new and not c.signalled then ${intervalSec} else 0 end,
+        ${sql(fetchCol.signalledIntervalSec)} = f.${sql(fetchCol.signalledIntervalSec)}
+          + case when c.signalled then ${intervalSec} else 0 end
       from compared c
       where f.${sql(fetchCol.marketId)} = c.market_id and f.${sql(fetchCol.lastFetchedAt)} < c.observed_at
       returning f.${sql(fetchCol.marketId)}
