@@ -1,8 +1,20 @@
 import type { Event, Market, OrderBook, Pricing, RecordShape } from '../../src/domain/types.js';
+import type { FetchEvidence } from '../../src/sync/changeRate.js';
 import { recordShape } from '../../src/wire/recordShape.js';
 
 /** The shape fixtures carry: writers record shapes, and these tests are not about them. */
 export const FIXTURE_SHAPE: RecordShape = recordShape({ fixture: true }, 'event');
+
+/** A market's change-rate evidence before any fetch after its first, and with no fill seen. */
+export const NO_EVIDENCE: Readonly<FetchEvidence> = {
+  changedFetches: 0,
+  unchangedFetches: 0,
+  changedIntervalSec: 0,
+  unchangedIntervalSec: 0,
+  signalledChangedFetches: 0,
+  signalledIntervalSec: 0,
+  tradesPerSec: 0,
+};
 
 /** The pricing of a market that quotes no price on either side, its volume as received. */
 export const noQuote = (volume: string): Pricing => ({

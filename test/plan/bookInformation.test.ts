@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { bookInformation } from '../../src/plan/bookInformation.js';
 import type { BookCandidate } from '../../src/sync/bookSchedule.js';
+import { NO_EVIDENCE } from '../helpers/domainFixtures.js';
 
 const NOW_MS = 1_800_000_000_000;
 const OPTIONS = { nowMs: NOW_MS, sweepEverySec: 20, fetchesPerSec: 1, maxAgeSec: 3600, booksPerBatch: 2 };
@@ -14,13 +15,11 @@ function candidate(marketId: string, changed: number, unchanged: number, interva
     lastTradedMs: null,
     volumePerSec: 1,
     closeTimeMs: null,
+    ...NO_EVIDENCE,
     changedFetches: changed,
     unchangedFetches: unchanged,
     changedIntervalSec: changed * intervalSec,
     unchangedIntervalSec: unchanged * intervalSec,
-    signalledChangedFetches: 0,
-    signalledIntervalSec: 0,
-    tradesPerSec: 0,
   };
 }
 

@@ -5,22 +5,12 @@ import { parseEvent, parseTradeList } from '../../src/api/parse.js';
 import { selectBookCandidates, TRADE_RATE_WINDOW_SEC } from '../../src/sql/targets/selectBookCandidates.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
 import { writeTrades } from '../../src/store/writeTrades.js';
-import { wireEvent, wireMarket } from '../api/client/helpers/wire.js';
+import { wireEvent, wireMarket, wireTrade } from '../api/client/helpers/wire.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();
 
-const trade = (marketId: string, atSec: number, n: number) => ({
-  id: `order-${n}`,
-  marketId,
-  eventId: 'E-1',
-  timestamp: atSec,
-  action: 'buy',
-  side: 'yes',
-  priceUsd: '650000',
-  amountUsd: '1000000',
-  ownerPubkey: 'owner',
-});
+const trade = (marketId: string, atSec: number, n: number) => wireTrade(marketId, 'E-1', atSec, n);
 
 describe('selectBookCandidates', () => {
   it("gives each market's fills a second over the part of the last hour the feed's polls saw", async () => {
@@ -33,7 +23,7 @@ describe('selectBookCandidates', () => {
       events: [parseEvent(wireEvent('E-1', { markets }), { provider: 'polymarket' })],
       observedAt: new Date(nowMs - 2 * TRADE_RATE_WINDOW_SEC * 1000),
     });
-    const poll = (trades: ReturnType<typeof trade>[], polledAtSec: number) =>
+    const poll = (trades: Record<string, unknown>[], polledAtSec: number) =>
       writeTrades(db.sql, {
         runId: null,
         endpoint: ENDPOINTS.listTrades,

@@ -4,6 +4,7 @@ import { Rng } from '../../src/simulator/world/prng.js';
 import { allocateBooks, type BookCandidate, scheduleBooks } from '../../src/sync/bookSchedule.js';
 import { estimateChangeRate, type FetchEvidence, priorRates } from '../../src/sync/changeRate.js';
 import { allocateFetchRates, freshShare, weightedFreshness } from '../../src/sync/fetchAllocation.js';
+import { NO_EVIDENCE } from '../helpers/domainFixtures.js';
 
 const NOW_MS = 1_800_000_000_000;
 
@@ -15,28 +16,14 @@ function candidate(marketId: string, over: Partial<BookCandidate> = {}): BookCan
     lastTradedMs: null,
     volumePerSec: 1,
     closeTimeMs: null,
-    changedFetches: 0,
-    unchangedFetches: 0,
-    changedIntervalSec: 0,
-    unchangedIntervalSec: 0,
-    signalledChangedFetches: 0,
-    signalledIntervalSec: 0,
-    tradesPerSec: 0,
+    ...NO_EVIDENCE,
     ...over,
   };
 }
 
 /** Evidence of `fetches` fetches every `intervalSec` of a book changing at `rate`/s, drawn from `rng`. */
 function evidence(rng: Rng, rate: number, intervalSec: number, fetches: number): Partial<BookCandidate> {
-  const e = {
-    changedFetches: 0,
-    unchangedFetches: 0,
-    changedIntervalSec: 0,
-    unchangedIntervalSec: 0,
-    signalledChangedFetches: 0,
-    signalledIntervalSec: 0,
-    tradesPerSec: 0,
-  };
+  const e = { ...NO_EVIDENCE };
   for (let k = 0; k < fetches; k++) {
     if (rng.next() < 1 - Math.exp(-rate * intervalSec)) {
       e.changedFetches += 1;
@@ -53,15 +40,7 @@ const count = (order: Int32Array, i: number) => order.filter((x) => x === i).len
 
 describe('estimateChangeRate', () => {
   it('gives the prior alone, and the true rate from enough fetches whatever the prior', () => {
-    const none = {
-      changedFetches: 0,
-      unchangedFetches: 0,
-      changedIntervalSec: 0,
-      unchangedIntervalSec: 0,
-      signalledChangedFetches: 0,
-      signalledIntervalSec: 0,
-      tradesPerSec: 0,
-    };
+    const none = { ...NO_EVIDENCE };
     expect(estimateChangeRate(none, 0.25)).toBeCloseTo(0.25, 9);
     const rng = Rng.seeded(7);
     for (const [rate, interval] of [
@@ -78,15 +57,7 @@ describe('estimateChangeRate', () => {
   it('sets priors from traded volume, calibrated on the markets with evidence', () => {
     const rng = Rng.seeded(3);
     const known = { volumePerSec: 10, ...(evidence(rng, 0.2, 2, 3000) as Required<Pick<BookCandidate, 'changedFetches'>>) };
-    const e0 = {
-      changedFetches: 0,
-      unchangedFetches: 0,
-      changedIntervalSec: 0,
-      unchangedIntervalSec: 0,
-      signalledChangedFetches: 0,
-      signalledIntervalSec: 0,
-      tradesPerSec: 0,
-    };
+    const e0 = { ...NO_EVIDENCE };
     const priors = priorRates([{ ...e0, ...known } as never, { ...e0, volumePerSec: 1 }, { ...e0, volumePerSec: null }], {
       fallbackTotalPerSec: 5,
       floorPerSec: 1e-6,
@@ -126,8 +97,7 @@ describe('estimateChangeRate', () => {
     const rng = Rng.seeded(5);
     // 0.2 changes/s and 0.1 fills/s: two changes a fill. Its volume says nothing of it.
     const known = { ...(evidence(rng, 0.2, 2, 3000) as FetchEvidence), volumePerSec: 1, tradesPerSec: 0.1 };
-    const e0 = evidence(rng, 0, 1, 0) as FetchEvidence;
-    const priors = priorRates([known, { ...e0, volumePerSec: 1, tradesPerSec: 0.3 }, { ...e0, volumePerSec: 1, tradesPerSec: 0 }], {
+    const priors = priorRates([known, { ...NO_EVIDENCE, volumePerSec: 1, tradesPerSec: 0.3 }, { ...NO_EVIDENCE, volumePerSec: 1 }], {
       fallbackTotalPerSec: 5,
       floorPerSec: 1e-6,
     });
@@ -140,7 +110,7 @@ describe('estimateChangeRate', () => {
 
   it('takes a market to change at least as often as it trades, whatever its fetches found', () => {
     // Every fetch, 30 s apart, found a change: a lower bound only, under its fills.
-    const e = { ...(evidence(Rng.seeded(6), 0, 1, 0) as FetchEvidence), changedFetches: 10, changedIntervalSec: 300 };
+    const e = { ...NO_EVIDENCE, changedFetches: 10, changedIntervalSec: 300 };
     expect(estimateChangeRate({ ...e, tradesPerSec: 0.4 }, 0.01)).toBe(0.4);
     expect(estimateChangeRate({ ...e, tradesPerSec: 0 }, 0.01)).toBeLessThan(0.4);
   });

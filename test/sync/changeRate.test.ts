@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/simulator/world/prng.js';
 import { estimateChangeRate, type FetchEvidence, intervalShape, unchangedShare } from '../../src/sync/changeRate.js';
 import { freshShare } from '../../src/sync/fetchAllocation.js';
+import { NO_EVIDENCE } from '../helpers/domainFixtures.js';
 
 /** An exponential draw of mean 1. */
 const exponential = (rng: Rng) => -Math.log(1 - rng.next());
@@ -21,15 +22,7 @@ function intervalOf(rng: Rng, meanSec: number, shape: number): number {
  * fell since the fetch before.
  */
 function poissonEvidence(rng: Rng, rate: number, meanIntervalSec: number, fetches: number, shape: number): FetchEvidence {
-  const e = {
-    changedFetches: 0,
-    unchangedFetches: 0,
-    changedIntervalSec: 0,
-    unchangedIntervalSec: 0,
-    signalledChangedFetches: 0,
-    signalledIntervalSec: 0,
-    tradesPerSec: 0,
-  };
+  const e = { ...NO_EVIDENCE };
   let t = 0;
   let nextChange = exponential(rng) / rate;
   for (let k = 0; k < fetches; k++) {
@@ -60,15 +53,7 @@ function signalledEvidence(
   delaySec: number,
   fetches: number,
 ): FetchEvidence {
-  const e = {
-    changedFetches: 0,
-    unchangedFetches: 0,
-    changedIntervalSec: 0,
-    unchangedIntervalSec: 0,
-    signalledChangedFetches: 0,
-    signalledIntervalSec: 0,
-    tradesPerSec: 0,
-  };
+  const e = { ...NO_EVIDENCE };
   let t = 0;
   let nextSignal = exponential(rng) / rates.signalledPerSec;
   let nextOther = exponential(rng) / rates.otherPerSec;
@@ -162,15 +147,7 @@ describe('estimateChangeRate', () => {
   });
 
   it('gives the prior alone, and weighs a far-off prior as a fetch or two, not as its interval', () => {
-    const none = {
-      changedFetches: 0,
-      unchangedFetches: 0,
-      changedIntervalSec: 0,
-      unchangedIntervalSec: 0,
-      signalledChangedFetches: 0,
-      signalledIntervalSec: 0,
-      tradesPerSec: 0,
-    };
+    const none = { ...NO_EVIDENCE };
     expect(estimateChangeRate(none, 0.25)).toBeCloseTo(0.25, 9);
     expect(estimateChangeRate(none, 0.25, 2)).toBeCloseTo(0.25, 9);
     // 40 fetches a second apart of a book changing every 2 s, in the expected shares: 0.39 of them changed.

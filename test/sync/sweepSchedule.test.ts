@@ -10,7 +10,7 @@ import type { PlanSpan } from '../../src/sync/planEndMs.js';
 import { sweepOrderBooks } from '../../src/sync/sweepOrderBooks.js';
 import { TradedBooks } from '../../src/sync/TradedBooks.js';
 import { type RecordingServer, startRecordingServer } from '../api/client/helpers/recordingServer.js';
-import { requestedId, wireEvent, wireMarket } from '../api/client/helpers/wire.js';
+import { requestedId, wireEvent, wireMarket, wireTrade } from '../api/client/helpers/wire.js';
 import { sweepContext } from '../helpers/sweepContext.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
@@ -148,17 +148,7 @@ describe('the scheduled sweep', () => {
   it('fetches first a quiet market that traded since its last book, not one whose trade its book already holds', async () => {
     const first = await scheduledSweep(2, 12);
     const [tradedLater, tradedBefore] = first.filter((id) => id !== 'M-0').slice(-2);
-    const trade = (marketId: string, atSec: number, n: number) => ({
-      id: `order-${n}`,
-      marketId,
-      eventId: `E-${marketId.slice(2)}`,
-      timestamp: atSec,
-      action: 'buy',
-      side: 'yes',
-      priceUsd: '650000',
-      amountUsd: '1000000',
-      ownerPubkey: 'owner',
-    });
+    const trade = (marketId: string, atSec: number, n: number) => wireTrade(marketId, `E-${marketId.slice(2)}`, atSec, n);
     const nowSec = Math.floor(Date.now() / 1000);
     await writeTrades(db.sql, {
       runId: null,

@@ -45,6 +45,21 @@ export function wireOrderBook(): Record<string, unknown> {
   };
 }
 
+/** A fill of the trade feed: order `n`, a buy of YES in `marketId` of event `eventId` at `timestampSec`. */
+export function wireTrade(marketId: string, eventId: string, timestampSec: number, n: number): Record<string, unknown> {
+  return {
+    id: `order-${n}`,
+    marketId,
+    eventId,
+    timestamp: timestampSec,
+    action: 'buy',
+    side: 'yes',
+    priceUsd: '650000',
+    amountUsd: '1000000',
+    ownerPubkey: 'owner',
+  };
+}
+
 /** The id a detail request asked for: the last segment of its path. */
 export function requestedId(path: string): string {
   return decodeURIComponent(path.split('/').pop()!);
