@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { bookInformation } from '../../src/plan/bookInformation.js';
 import type { BookCandidate } from '../../src/sync/bookSchedule.js';
+import { intervalShape } from '../../src/sync/changeRate.js';
 import { NO_EVIDENCE } from '../helpers/domainFixtures.js';
 
 const NOW_MS = 1_800_000_000_000;
@@ -36,5 +37,19 @@ describe('bookInformation', () => {
     expect(info.lowerBoundRates.changeShare).toBeGreaterThan(0.3);
     expect(info.lowerBoundRates.changeShare).toBeLessThan(1);
     expect(bookInformation(quiet, OPTIONS).lowerBoundRates).toEqual({ markets: 0, changeShare: 0 });
+  });
+
+  it('fits the spacing of the fetches on all of them, those a signal brought forward among the changed', () => {
+    // Blind fetches whose unchanged intervals are short (20 s) and changed ones long (60 s): uneven.
+    const blind = Array.from({ length: 6 }, (_, i) => ({
+      ...candidate(`b${i}`, 0, 5, 20),
+      changedFetches: 5,
+      changedIntervalSec: 5 * 60,
+    }));
+    const told = blind.map((c) => ({ ...c, signalledChangedFetches: 10, signalledIntervalSec: 10 * 5 }));
+    expect(bookInformation(blind, OPTIONS).intervalShape).toBe(intervalShape(blind));
+    expect(Number.isFinite(intervalShape(told))).toBe(true);
+    // Short signalled intervals that found a change make all the fetches look more even than the blind ones.
+    expect(bookInformation(told, OPTIONS).intervalShape).toBeGreaterThan(intervalShape(told));
   });
 });
