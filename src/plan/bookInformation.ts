@@ -47,8 +47,8 @@ export interface BookInformation {
  * The spacing is fitted on all the fetches, those a listed move or a fill brought forward among
  * the changed ones, not on the blind ones alone as the rates are: such a fetch comes right after
  * a change, and the book's freshness depends on every fetch. Fitted on the blind fetches alone,
- * the shape took 0.05–0.08 off the predicted Fv at 600 requests a minute (0.85× and 0.91× the
- * measured, bench/README.md). Pure.
+ * the shape took 0.05–0.08 off the predicted Fv at 600 requests a minute (0.82–0.85× and 0.91×
+ * the measured, bench/README.md). Pure.
  */
 export function bookInformation(
   candidates: readonly BookCandidate[],
