@@ -77,7 +77,8 @@ export function bookInformation(
   for (let i = 0; i < n; i++) {
     const c = candidates[i]!;
     changesPerSec += ratesPerSec[i]!;
-    // Signalled fetches too: a book whose every fetch a fill brought forward found a change each time.
+    // Signalled fetches too: a book whose every fetch a fill brought forward found a change each
+    // time is bounded as much.
     if (c.unchangedFetches === 0 && c.changedFetches + c.signalledChangedFetches >= CALIBRATION_FETCHES) {
       boundedMarkets += 1;
       boundedPerSec += ratesPerSec[i]!;

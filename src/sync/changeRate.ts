@@ -15,13 +15,13 @@
  * below the rate weighed as minutes of unchanged fetches and held a busy market's estimate down.
  *
  * A fetch that a change signal brought forward (a listed move, a fill in the trade feed) finds a
- * change by construction: counted as a sample at its interval, it raised the rates (bench/capture.ts
- * at 60 requests a minute, where such fetches are many: 1.8× the true rates). Nor can it simply be
- * left out: the blind intervals left are those no signal cut short, which see only the changes no
- * signal tells. So a book's changes are taken as two Poisson processes: those a signal tells, at a
- * rate σ counted directly (signalled fetches that found a change over all the time fetched), and
- * the others, at a rate estimated as above from the blind fetches alone (given that no signal
- * came, the others still come at their own rate). The book's rate is their sum.
+ * change by construction: counted as a sample at its interval, it raised the rates
+ * (bench/capture.ts at 60 requests a minute, where such fetches are many: 1.8× the true rates). Nor
+ * can it simply be left out: the blind intervals left are those no signal cut short, which see only
+ * the changes no signal tells. So a book's changes are taken as two Poisson processes: those a
+ * signal tells, at a rate σ counted directly (signalled fetches that found a change over all the
+ * time fetched), and the others, at a rate estimated as above from the blind fetches alone (given
+ * that no signal came, the others still come at their own rate). The book's rate is their sum.
  */
 
 /** What a market's fetches found (prediction.book_fetches), and its fills in the trade feed. */
@@ -38,10 +38,15 @@ export interface FetchEvidence {
   tradesPerSec: number;
 }
 
+/** Seconds the market's fetches after its first spanned, blind and signalled. Pure. */
+function exposedSec(e: FetchEvidence): number {
+  return e.changedIntervalSec + e.unchangedIntervalSec + e.signalledIntervalSec;
+}
+
 /** Rate σ of the changes a signal told (signalled fetches that found one over all the time fetched), per second. Pure. */
 export function signalledRate(e: FetchEvidence): number {
-  const exposedSec = e.changedIntervalSec + e.unchangedIntervalSec + e.signalledIntervalSec;
-  return exposedSec > 0 ? e.signalledChangedFetches / exposedSec : 0;
+  const sec = exposedSec(e);
+  return sec > 0 ? e.signalledChangedFetches / sec : 0;
 }
 
 /** Pseudo-fetches of the prior: 1/(1 − e^(−1)), one changed and e^(−1)/(1 − e^(−1)) unchanged at interval 1/λ₀, as the prior always weighed. */
@@ -174,8 +179,7 @@ export function priorRates(
     if (!(v > 0) && !(e.tradesPerSec > 0)) continue;
     // Under a prior of the changes seen per second of exposure, near the evidence's own rate:
     // a far-off prior would weigh on the ratio.
-    const seenPerSec =
-      (e.changedFetches + e.signalledChangedFetches + 0.5) / (e.changedIntervalSec + e.unchangedIntervalSec + e.signalledIntervalSec);
+    const seenPerSec = (e.changedFetches + e.signalledChangedFetches + 0.5) / exposedSec(e);
     const rate = estimateChangeRate(e, seenPerSec, options.shape);
     if (v > 0) {
       rateOfVolume += rate;

@@ -18,9 +18,9 @@ import { TRADE_TIME_RESOLUTION_MS } from '../domain/types.js';
 export const LEAST_HOLD_PROBABILITY = 0.3;
 
 /**
- * Whether the book of a market that traded at `tradedAtMs` is worth fetching next: the trade may have come after
- * its latest fetch (`fetchedMs`, null if never fetched: the plan fetches it first anyway), and the
- * state it left likely still holds at `nowMs` for the book's change rate. Pure.
+ * Whether the book of a market that traded at `tradedAtMs` is worth fetching next: the trade may
+ * have come after its latest fetch (`fetchedMs`, null if never fetched: the plan fetches it first
+ * anyway), and the state it left likely still holds at `nowMs` for the book's change rate. Pure.
  */
 export function tradeWorthFetching(tradedAtMs: number, fetchedMs: number | null, ratePerSec: number, nowMs: number): boolean {
   if (fetchedMs === null || tradedAtMs + TRADE_TIME_RESOLUTION_MS <= fetchedMs) return false;

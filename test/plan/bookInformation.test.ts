@@ -40,7 +40,8 @@ describe('bookInformation', () => {
   });
 
   it('fits the spacing of the fetches on all of them, those a signal brought forward among the changed', () => {
-    // Blind fetches whose unchanged intervals are short (20 s) and changed ones long (60 s): uneven.
+    // Blind fetches whose unchanged intervals are short (20 s) and changed ones long (60 s):
+    // uneven.
     const blind = Array.from({ length: 6 }, (_, i) => ({
       ...candidate(`b${i}`, 0, 5, 20),
       changedFetches: 5,
@@ -49,7 +50,8 @@ describe('bookInformation', () => {
     const told = blind.map((c) => ({ ...c, signalledChangedFetches: 10, signalledIntervalSec: 10 * 5 }));
     expect(bookInformation(blind, OPTIONS).intervalShape).toBe(intervalShape(blind));
     expect(Number.isFinite(intervalShape(told))).toBe(true);
-    // Short signalled intervals that found a change make all the fetches look more even than the blind ones.
+    // Short signalled intervals that found a change make all the fetches look more even than the
+    // blind ones.
     expect(bookInformation(told, OPTIONS).intervalShape).toBeGreaterThan(intervalShape(told));
   });
 });
