@@ -20,7 +20,7 @@ const candidates: BookCandidate[] = Array.from(rates, (rate, i) => {
   return {
     marketId: `M-${i}`,
     lastFetchedMs: nowMs,
-    listedMoved: false,
+    listedMovedAtMs: null,
     lastTradedMs: null,
     volumePerSec: rate,
     closeTimeMs: null,
@@ -30,6 +30,7 @@ const candidates: BookCandidate[] = Array.from(rates, (rate, i) => {
     unchangedIntervalSec: (1000 - changed) * 10,
     signalledChangedFetches: 0,
     signalledIntervalSec: 0,
+    signalledLagSec: 0,
     tradesPerSec: 0,
   };
 });

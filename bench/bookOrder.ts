@@ -34,7 +34,7 @@ function candidates(n: number, nowMs: number): BookCandidate[] {
     return {
       marketId: `M-${i}`,
       lastFetchedMs: random() < 0.01 ? null : nowMs - random() * 3_600_000,
-      listedMoved: random() < 0.1,
+      listedMovedAtMs: random() < 0.1 ? nowMs - 5_000 : null,
       // A tenth traded since their last fetch, some recently enough to be fetched first.
       lastTradedMs: i % 10 === 5 ? nowMs - (i % 7) * 10_000 : null,
       volumePerSec: rate * 80,
@@ -46,6 +46,7 @@ function candidates(n: number, nowMs: number): BookCandidate[] {
       unchangedIntervalSec: (fetches - changed) * 45,
       signalledChangedFetches: 0,
       signalledIntervalSec: 0,
+      signalledLagSec: 0,
       tradesPerSec: 0,
     };
   });

@@ -31,4 +31,10 @@ export const bookFetches = predictionSchema.table('book_fetches', {
   signalledChangedFetches: integer('signalled_changed_fetches').notNull().default(0),
   /** Sum of the times since the fetch before, over the signalled fetches. */
   signalledIntervalSec: doublePrecision('signalled_interval_sec').notNull().default(0),
+  /**
+   * Sum of the seconds from each signalled fetch's signal (the fill's time; the crawl's
+   * observation of a listed move) to the fetch's answer: how soon a told change is stored
+   * (src/plan/bookInformation.ts).
+   */
+  signalledLagSec: doublePrecision('signalled_lag_sec').notNull().default(0),
 });

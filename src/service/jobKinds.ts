@@ -44,14 +44,23 @@ export interface JobSettings {
 /** Jobs whose every run must receive records: a crawl that lists nothing read its upstream wrong. */
 export const JOB_EXPECTS_RECORDS: Record<JobName, boolean> = { crawl: true, details: false, orderbooks: false, trades: false };
 
-/** Of these listed markets (busiest first), the open ones whose listed prices changed since their book was last fetched, in that order. */
-async function listedMovers(ctx: SyncContext, marketIds: readonly string[]): Promise<string[]> {
-  if (marketIds.length === 0) return [];
+/**
+ * Of these listed markets (busiest first), the open ones whose listed prices changed since their
+ * book was last fetched, in that order, each with when the move was observed (ms).
+ */
+async function listedMovers(ctx: SyncContext, marketIds: readonly string[]): Promise<Map<string, number>> {
+  if (marketIds.length === 0) return new Map();
   const rows = await withStatementDeadline(ctx.sql, 'selecting the listed movers', () =>
     selectBookCandidates(ctx.sql, ctx.providers, ctx.now(), marketIds),
   );
-  const moved = new Set(rows.filter((r) => r.listedMoved).map((r) => r.marketId));
-  return marketIds.filter((id) => moved.delete(id));
+  const movedAtMs = new Map<string, number>();
+  for (const r of rows) if (r.listedMovedAtMs !== null) movedAtMs.set(r.marketId, r.listedMovedAtMs);
+  const movers = new Map<string, number>();
+  for (const id of marketIds) {
+    const at = movedAtMs.get(id);
+    if (at !== undefined) movers.set(id, at);
+  }
+  return movers;
 }
 
 /**

@@ -17,8 +17,11 @@ import { emptyCounts, lastByKey, type WriteCounts } from './writeCounts.js';
 export interface FetchedOrderBooks {
   books: readonly Checked<OrderBook>[];
   observedAt: Date;
-  /** Markets among these whose fetch a change signal brought forward (the sweep's movers), counted apart as rate evidence. */
-  signalled?: ReadonlySet<string>;
+  /**
+   * Markets among these whose fetch a change signal brought forward (the sweep's movers), each
+   * with when its signal was told, ms: counted apart as rate evidence, with the fetch's lag.
+   */
+  signalled?: ReadonlyMap<string, number>;
 }
 
 export interface OrderBooksWrite {
@@ -58,7 +61,7 @@ export async function prepareOrderBooks(batch: OrderBooksWrite): Promise<Prepare
       if (!checked.ok) tally.rejected(batch.endpoint, checked.rejection);
       else {
         tally.accepted(batch.endpoint, checked.value);
-        observed.push({ book: checked.value, observedAt, signalled: signalled?.has(checked.value.marketId) === true });
+        observed.push({ book: checked.value, observedAt, signalledAtMs: signalled?.get(checked.value.marketId) });
       }
     }
   }

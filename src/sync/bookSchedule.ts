@@ -26,8 +26,8 @@ export interface BookCandidate extends FetchEvidence {
   marketId: string;
   /** When its latest book fetch arrived; null if never fetched. */
   lastFetchedMs: number | null;
-  /** Its listed prices changed after its latest book fetch. */
-  listedMoved: boolean;
+  /** When the crawl saw its listed prices change after its latest book fetch; null if they did not. */
+  listedMovedAtMs: number | null;
   /** When its latest fill in the trade feed was made (tradeWorthFetching.ts); null if none was seen. */
   lastTradedMs: number | null;
   /** Traded volume per second since it opened (its latest listed volume over its age); null if unknown. */
@@ -56,6 +56,8 @@ export interface BookSchedule {
   order: Int32Array;
   /** Indexes of the candidates a change signal brings forward (rule 1): each one's first fetch in the order is the signalled one. */
   movers: Int32Array;
+  /** When each mover's signal was told (moverToldAtMs), in the order of `movers`. */
+  moversToldAtMs: Float64Array;
   /** Each candidate's estimated change rate, per second. */
   ratesPerSec: Float64Array;
   allocation: Allocation;
@@ -126,10 +128,15 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
   const eligible = new MinHeap(n, ratesPerSec);
   const dueMs = new Float64Array(n);
   const movers: number[] = [];
+  const moversToldAtMs: number[] = [];
   for (let i = 0; i < n; i++) {
     const c = candidates[i]!;
-    const moved = c.listedMoved || (c.lastTradedMs !== null && tradeWorthFetching(c.lastTradedMs, c.lastFetchedMs, ratesPerSec[i]!, nowMs));
-    if (moved) movers.push(i);
+    const toldAtMs = moverToldAtMs(c, ratesPerSec[i]!, nowMs);
+    const moved = toldAtMs !== null;
+    if (moved) {
+      movers.push(i);
+      moversToldAtMs.push(toldAtMs);
+    }
     const due = moved ? -Infinity : c.lastFetchedMs === null ? -1e300 : c.lastFetchedMs + periodMs(i);
     dueMs[i] = due;
     // Every market, so the list never runs dry before the sweep's time is up: what is due later
@@ -170,7 +177,25 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
     dueMs[i] = next;
     waiting.add(i, next);
   }
-  return { order: Int32Array.from(order), movers: Int32Array.from(movers), ratesPerSec, allocation };
+  return {
+    order: Int32Array.from(order),
+    movers: Int32Array.from(movers),
+    moversToldAtMs: Float64Array.from(moversToldAtMs),
+    ratesPerSec,
+    allocation,
+  };
+}
+
+/**
+ * When the change signal that makes a market a mover (rule 1) was told: the crawl's observation of
+ * its moved listed prices, or its latest fill if that came after its latest fetch and the state it
+ * left likely still holds (tradeWorthFetching.ts), the earlier of the two; null when neither
+ * holds. Pure.
+ */
+export function moverToldAtMs(c: BookCandidate, ratePerSec: number, nowMs: number): number | null {
+  const traded = c.lastTradedMs !== null && tradeWorthFetching(c.lastTradedMs, c.lastFetchedMs, ratePerSec, nowMs) ? c.lastTradedMs : null;
+  if (c.listedMovedAtMs === null) return traded;
+  return traded === null ? c.listedMovedAtMs : Math.min(traded, c.listedMovedAtMs);
 }
 
 /** A binary min-heap of market indexes by time, ties to the busier market (the higher of `rates`). */

@@ -34,6 +34,8 @@ export interface FetchEvidence {
   /** Fetches a change signal brought forward that found a change, and the summed intervals of all signalled fetches. */
   signalledChangedFetches: number;
   signalledIntervalSec: number;
+  /** Sum of the seconds from each signalled fetch's signal to its answer (bookInformation.ts's signal lag). */
+  signalledLagSec: number;
   /** Fills a second in the trade feed (sql/targets/selectBookCandidates.ts), 0 when none was seen: each fill changes the book. */
   tradesPerSec: number;
 }

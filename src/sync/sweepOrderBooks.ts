@@ -39,10 +39,11 @@ export interface SweepOptions {
   fetchesPerSec?: number;
   /**
    * Markets found to have moved while the sweep runs (the busiest events' listing, read alongside
-   * it: readHotListings): once it resolves they are fetched next, ahead of the rest of the order,
-   * which loses as many of its last targets. A rejection is ignored here (its reader reports it).
+   * it: readHotListings), busiest first, each with when the move was observed (ms): once it
+   * resolves they are fetched next, ahead of the rest of the order, which loses as many of its
+   * last targets. A rejection is ignored here (its reader reports it).
    */
-  movers?: Promise<readonly string[]>;
+  movers?: Promise<ReadonlyMap<string, number>>;
   /**
    * New trades of the feed, told while the sweep runs (its job in this process): the book of a
    * market that traded since it was last fetched goes next while the state the trade left likely
@@ -128,7 +129,7 @@ async function sweepTargets(ctx: SyncContext, options: SweepOptions, untilMs: nu
   const now = ctx.now();
   if (options.deadline === undefined) {
     const rows = await selectOrderBookTargets(ctx.sql, ctx.providers, { limit: options.limit, maxAgeSec, now });
-    return { ids: rows.map((r) => r.marketId), movers: [], known: new Map() };
+    return { ids: rows.map((r) => r.marketId), movers: new Map(), known: new Map() };
   }
   const candidates = await selectBookCandidates(ctx.sql, ctx.providers, now);
   const horizonSec = Math.max(1, (untilMs - now.getTime()) / 1000);
@@ -144,15 +145,15 @@ async function sweepTargets(ctx: SyncContext, options: SweepOptions, untilMs: nu
   });
   const ids = Array.from(schedule.order, (i) => candidates[i]!.marketId);
   const known = new Map(candidates.map((c, i) => [c.marketId, { ratePerSec: schedule.ratesPerSec[i]!, lastFetchedMs: c.lastFetchedMs }]));
-  const movers = Array.from(schedule.movers, (i) => candidates[i]!.marketId);
+  const movers = new Map(Array.from(schedule.movers, (i, k) => [candidates[i]!.marketId, schedule.moversToldAtMs[k]!]));
   return { ids: options.limit === null ? ids : ids.slice(0, options.limit), movers, known };
 }
 
 /** A plan's fetches in order, and what it knows of each open market (none for a sweep without a deadline). */
 interface SweepPlan {
   ids: string[];
-  /** Markets a change signal brought forward: their first fetch in `ids`. */
-  movers: string[];
+  /** Markets a change signal brought forward (their first fetch in `ids`), each with when its signal was told, ms. */
+  movers: ReadonlyMap<string, number>;
   known: Map<string, { ratePerSec: number; lastFetchedMs: number | null }>;
 }
 
@@ -181,36 +182,39 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   // Positions of the current plan sent (past their pace) so far: movers go right after them.
   let nextPosition = 0;
   // Markets whose next fetch a change signal brought forward, and the positions of the current
-  // plan sent as such: the writer counts these fetches apart (changeRate.ts).
-  const signalledNext = new Set<string>();
-  let signalledPositions = new Set<number>();
-  // A mover's fetch is brought forward: its next place in the plan goes to what follows it.
-  const placeMovers = (ids: readonly string[]) => {
+  // plan sent as such, each with when its signal was told: the writer counts these fetches apart
+  // (changeRate.ts), with their lag behind the signal.
+  const signalledNext = new Map<string, number>();
+  let signalledPositions = new Map<number, number>();
+  // A mover's fetch is brought forward: its next place in the plan goes to what follows it. A
+  // market told twice keeps its first signal.
+  const placeMovers = (told: Iterable<readonly [string, number]>) => {
     const at = Math.min(nextPosition, targets.length);
     const tail = targets.slice(at);
-    const movers = [...new Set(ids)];
-    for (const id of movers) {
+    const movers = new Map<string, number>();
+    for (const [id, toldAtMs] of told) if (!movers.has(id)) movers.set(id, toldAtMs);
+    for (const id of movers.keys()) {
       const later = tail.indexOf(id);
       if (later >= 0) tail.splice(later, 1);
     }
-    const rest = [...movers, ...tail].slice(0, targets.length - at);
-    for (const id of movers.slice(0, rest.length)) signalledNext.add(id);
+    const rest = [...movers.keys(), ...tail].slice(0, targets.length - at);
+    for (const id of [...movers.keys()].slice(0, rest.length)) if (!signalledNext.has(id)) signalledNext.set(id, movers.get(id)!);
     for (let k = 0; k < rest.length; k++) targets[at + k] = rest[k]!;
   };
   // What the current plan knows of each market; a book's fetch sent by this plan is its latest.
   let known: SweepPlan['known'] = new Map();
   const worthFetching = (books: readonly TradedBook[]) => {
     const nowMs = ctx.now().getTime();
-    const ids: string[] = [];
+    const told: [string, number][] = [];
     for (const b of books) {
       const market = known.get(b.marketId);
-      if (market && tradeWorthFetching(b.tradedAtMs, market.lastFetchedMs, market.ratePerSec, nowMs)) ids.push(b.marketId);
+      if (market && tradeWorthFetching(b.tradedAtMs, market.lastFetchedMs, market.ratePerSec, nowMs)) told.push([b.marketId, b.tradedAtMs]);
     }
-    return ids;
+    return told;
   };
   // Movers told of while no plan is being fetched (it is being made) wait for the next, and go first.
   let planning = true;
-  let toldMovers: readonly string[] = [];
+  let toldMovers: ReadonlyMap<string, number> = new Map();
   let toldTrades: TradedBook[] = [];
   options.movers?.then(
     (ids) => (planning ? (toldMovers = ids) : placeMovers(ids)),
@@ -250,13 +254,13 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
       targets = plan.ids;
       known = plan.known;
       signalledNext.clear();
-      for (const id of plan.movers) signalledNext.add(id);
-      signalledPositions = new Set();
+      for (const [id, toldAtMs] of plan.movers) signalledNext.set(id, toldAtMs);
+      signalledPositions = new Map();
       planned += targets.length;
       nextPosition = 0;
       planning = false;
       placeMovers([...toldMovers, ...worthFetching(toldTrades)]);
-      toldMovers = [];
+      toldMovers = new Map();
       toldTrades = [];
       const fetchFromMs = Date.now();
       planningMs = fetchFromMs - planFromMs;
@@ -273,7 +277,11 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
             // Read after the pause: a mover told of meanwhile may have taken this position.
             nextPosition = Math.max(nextPosition, position + 1);
             const marketId = targets[position]!;
-            if (signalledNext.delete(marketId)) signalledPositions.add(position);
+            const toldAtMs = signalledNext.get(marketId);
+            if (toldAtMs !== undefined) {
+              signalledNext.delete(marketId);
+              signalledPositions.set(position, toldAtMs);
+            }
             const market = known.get(marketId);
             if (market) market.lastFetchedMs = ctx.now().getTime();
             const book = await client.getOrderBook(marketId);
@@ -285,7 +293,11 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
             const books = results.map((r) => r.result);
             if (results.some((r) => pendingMarkets.has(targets[r.item]!))) await flush();
             for (const r of results) pendingMarkets.add(targets[r.item]!);
-            const signalled = new Set(results.filter((r) => signalledPositions.has(r.item)).map((r) => targets[r.item]!));
+            const signalled = new Map<string, number>();
+            for (const r of results) {
+              const toldAtMs = signalledPositions.get(r.item);
+              if (toldAtMs !== undefined) signalled.set(targets[r.item]!, toldAtMs);
+            }
             pending.push({ books, observedAt, signalled });
             for (const b of books) pendingLevels += b.ok ? b.value.yes.length + b.value.no.length : REJECTED_BOOK_LEVELS;
             if (pendingLevels >= levelsPerWrite) await flush();

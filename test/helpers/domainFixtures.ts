@@ -13,6 +13,7 @@ export const NO_EVIDENCE: Readonly<FetchEvidence> = {
   unchangedIntervalSec: 0,
   signalledChangedFetches: 0,
   signalledIntervalSec: 0,
+  signalledLagSec: 0,
   tradesPerSec: 0,
 };
 

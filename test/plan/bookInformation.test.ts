@@ -12,7 +12,7 @@ function candidate(marketId: string, changed: number, unchanged: number, interva
   return {
     marketId,
     lastFetchedMs: NOW_MS - 10_000,
-    listedMoved: false,
+    listedMovedAtMs: null,
     lastTradedMs: null,
     volumePerSec: 1,
     closeTimeMs: null,

@@ -4,8 +4,10 @@ import { ENDPOINTS } from '../../src/api/endpoints/requests.js';
 import { parseEvent, parseTradeList } from '../../src/api/parse.js';
 import { selectBookCandidates, TRADE_RATE_WINDOW_SEC } from '../../src/sql/targets/selectBookCandidates.js';
 import { writeEvents } from '../../src/store/writeEvents.js';
+import { writeOrderBooks } from '../../src/store/writeOrderBooks.js';
 import { writeTrades } from '../../src/store/writeTrades.js';
 import { wireEvent, wireMarket, wireTrade } from '../api/client/helpers/wire.js';
+import { book, ok } from '../helpers/domainFixtures.js';
 import { useTestDatabase } from '../helpers/testDatabase.js';
 
 const db = await useTestDatabase();
@@ -45,5 +47,48 @@ describe('selectBookCandidates', () => {
     // Before any poll of the window, no rate: not a rate of nought over a span nobody saw.
     const earlier = await selectBookCandidates(db.sql, ['polymarket'], new Date(nowMs - 2 * TRADE_RATE_WINDOW_SEC * 1000));
     expect(earlier.every((r) => r.tradesPerSec === 0)).toBe(true);
+  });
+
+  it("tells when the crawl saw listed prices move since the last book fetch, and the signalled fetches' lag", async () => {
+    const t = (sec: number) => new Date(Date.UTC(2026, 10, 30, 12, 0, sec));
+    const crawl = (buyYesPriceUsd: number, at: Date) =>
+      writeEvents(db.sql, {
+        runId: null,
+        endpoint: '/events',
+        events: [
+          parseEvent(
+            wireEvent('E-L', {
+              markets: [
+                wireMarket('L-1', { pricing: { ...(wireMarket('L-1').pricing as object), buyYesPriceUsd } }),
+                wireMarket('L-2'),
+                wireMarket('L-3', { pricing: { ...(wireMarket('L-3').pricing as object), buyYesPriceUsd } }),
+              ],
+            }),
+            { provider: 'polymarket' },
+          ),
+        ],
+        observedAt: at,
+      });
+    const fetchBooks = (ids: string[], at: Date, signalled = new Map<string, number>()) =>
+      writeOrderBooks(db.sql, {
+        runId: null,
+        endpoint: ENDPOINTS.getOrderBook,
+        fetches: [{ books: ids.map((id) => ok(book(id, [['60', '10']], []))), observedAt: at, signalled }],
+      });
+    await crawl(650_000, t(0));
+    await fetchBooks(['L-1', 'L-2'], t(10));
+    // L-1's and L-3's listed prices move; L-3's book was never fetched (it goes first anyway).
+    await crawl(660_000, t(20));
+    const moved = async (at: Date) =>
+      Object.fromEntries(
+        (await selectBookCandidates(db.sql, ['polymarket'], at, ['L-1', 'L-2', 'L-3'])).map((r) => [
+          r.marketId,
+          [r.listedMovedAtMs, r.signalledLagSec],
+        ]),
+      );
+    expect(await moved(t(25))).toEqual({ 'L-1': [t(20).getTime(), 0], 'L-2': [null, 0], 'L-3': [null, 0] });
+    // Its fetch brought forward by the move, 7 s after it: the move is stored, the lag counted.
+    await fetchBooks(['L-1'], t(27), new Map([['L-1', t(20).getTime()]]));
+    expect(await moved(t(30))).toEqual({ 'L-1': [null, 7], 'L-2': [null, 0], 'L-3': [null, 0] });
   });
 });

@@ -260,23 +260,30 @@ describe('writeOrderBooks', () => {
     expect((await evidence())[0]).toMatchObject({ fetches: 4, changed_fetches: 2, changed_interval_sec: 180 + 120 });
   });
 
-  it('counts a fetch a change signal brought forward apart from the blind ones, changed or not', async () => {
-    const write = (books: OrderBook[], at: Date, signalled: string[]) =>
+  it('counts a fetch a change signal brought forward apart from the blind ones, changed or not, with its lag', async () => {
+    // Each signalled market with how many seconds before the answer its signal was told.
+    const write = (books: OrderBook[], at: Date, signalled: Record<string, number>) =>
       writeOrderBooks(db.sql, {
         runId: null,
         endpoint: '/orderbook/{marketId}',
-        fetches: [{ books: books.map(ok), observedAt: at, signalled: new Set(signalled) }],
+        fetches: [
+          {
+            books: books.map(ok),
+            observedAt: at,
+            signalled: new Map(Object.entries(signalled).map(([id, lagSec]) => [id, at.getTime() - lagSec * 1000])),
+          },
+        ],
       });
     const a = book('M1', [['60', '10']], []);
     const b = book('M1', [['60', '11']], []);
-    await write([a, book('M2', [], [], true)], t(0), ['M1']); // a first fetch counts as nothing more, signalled or not
-    await write([b, book('M2', [], [], true)], t(1), ['M1']); // M1 signalled and changed; M2 blind and unchanged
-    await write([b], t(3), ['M1']); // signalled, unchanged
-    await write([a], t(4), []); // blind, changed
-    await write([a], t(4), ['M1']); // a rerun of the batch before, now said to be signalled: not counted again
+    await write([a, book('M2', [], [], true)], t(0), { M1: 9 }); // a first fetch counts as nothing more, signalled or not
+    await write([b, book('M2', [], [], true)], t(1), { M1: 5 }); // M1 signalled and changed, 5 s after its signal; M2 blind and unchanged
+    await write([b], t(3), { M1: -2 }); // signalled, unchanged; told by a clock ahead of ours: no lag
+    await write([a], t(4), {}); // blind, changed
+    await write([a], t(4), { M1: 7 }); // a rerun of the batch before, now said to be signalled: not counted again
     const rows = await db.sql`
       select market_id, fetches, changed_fetches, unchanged_fetches, changed_interval_sec, unchanged_interval_sec,
-             signalled_fetches, signalled_changed_fetches, signalled_interval_sec
+             signalled_fetches, signalled_changed_fetches, signalled_interval_sec, signalled_lag_sec
       from prediction.book_fetches order by market_id`;
     expect(rows).toEqual([
       {
@@ -289,6 +296,7 @@ describe('writeOrderBooks', () => {
         signalled_fetches: 2,
         signalled_changed_fetches: 1,
         signalled_interval_sec: 60 + 120,
+        signalled_lag_sec: 5,
       },
       {
         market_id: 'M2',
@@ -300,6 +308,7 @@ describe('writeOrderBooks', () => {
         signalled_fetches: 0,
         signalled_changed_fetches: 0,
         signalled_interval_sec: 0,
+        signalled_lag_sec: 0,
       },
     ]);
   });

@@ -12,7 +12,7 @@ function candidate(marketId: string, over: Partial<BookCandidate> = {}): BookCan
   return {
     marketId,
     lastFetchedMs: NOW_MS - 5_000,
-    listedMoved: false,
+    listedMovedAtMs: null,
     lastTradedMs: null,
     volumePerSec: 1,
     closeTimeMs: null,
@@ -75,6 +75,7 @@ describe('estimateChangeRate', () => {
       unchangedIntervalSec: 0,
       signalledChangedFetches: 0,
       signalledIntervalSec: 0,
+      signalledLagSec: 0,
       tradesPerSec: 0,
     };
     const withSaturated = priorRates([{ ...e0, ...known } as never, saturated, { ...e0, volumePerSec: 1 }], {
@@ -170,11 +171,33 @@ describe('scheduleBooks', () => {
     const cs = [
       candidate('overdue', { lastFetchedMs: NOW_MS - 3_700_000, volumePerSec: 0.001 }),
       candidate('new', { lastFetchedMs: null }),
-      candidate('moved', { listedMoved: true, volumePerSec: 0.001 }),
+      candidate('moved', { listedMovedAtMs: NOW_MS - 1_000, volumePerSec: 0.001 }),
       ...Array.from({ length: 20 }, (_, i) => candidate(`q${i}`, { lastFetchedMs: NOW_MS - 1_000, volumePerSec: 0.001 })),
     ];
     const { order } = scheduleBooks(cs, options);
     expect(Array.from(order.slice(0, 3), (i) => cs[i]!.marketId)).toEqual(['moved', 'new', 'overdue']);
+  });
+
+  it('tells when each mover was signalled: the listing that showed the move, the fill, the earlier of the two', () => {
+    const rng = Rng.seeded(17);
+    // Quiet books, whose state a fill left likely still holds.
+    const quiet = (id: string, over: Partial<BookCandidate>) =>
+      candidate(id, { volumePerSec: 0.001, lastFetchedMs: NOW_MS - 20_000, ...evidence(rng, 0.002, 60, 40), ...over });
+    const cs = [
+      quiet('listed', { listedMovedAtMs: NOW_MS - 4_000 }),
+      quiet('traded', { lastTradedMs: NOW_MS - 3_000 }),
+      quiet('both', { listedMovedAtMs: NOW_MS - 2_000, lastTradedMs: NOW_MS - 6_000 }),
+      quiet('neither', {}),
+    ];
+    const { movers, moversToldAtMs } = scheduleBooks(cs, options);
+    const told = new Map(Array.from(movers, (i, k) => [cs[i]!.marketId, NOW_MS - moversToldAtMs[k]!]));
+    expect(told).toEqual(
+      new Map([
+        ['listed', 4_000],
+        ['traded', 3_000],
+        ['both', 6_000],
+      ]),
+    );
   });
 
   it('puts first a quiet book that traded since its last fetch, not a busy one whose state has likely moved on', () => {

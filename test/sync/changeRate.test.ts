@@ -96,6 +96,7 @@ describe('estimateChangeRate', () => {
         changedIntervalSec: e.changedIntervalSec + e.signalledIntervalSec,
         signalledChangedFetches: 0,
         signalledIntervalSec: 0,
+        signalledLagSec: 0,
         tradesPerSec: 0,
       };
       expect(estimateChangeRate(asBlind, truth / 10) / truth, `σ ${signalledPerSec}, other ${otherPerSec}`).toBeGreaterThan(1.05);
@@ -159,6 +160,7 @@ describe('estimateChangeRate', () => {
       unchangedIntervalSec: 40 - changed,
       signalledChangedFetches: 0,
       signalledIntervalSec: 0,
+      signalledLagSec: 0,
       tradesPerSec: 0,
     };
     const alone = -Math.log((40 - changed) / 40);
@@ -179,6 +181,7 @@ describe('estimateChangeRate', () => {
         unchangedIntervalSec: 5e6 * q,
         signalledChangedFetches: 0,
         signalledIntervalSec: 0,
+        signalledLagSec: 0,
         tradesPerSec: 0,
       };
       expect(estimateChangeRate(e, 7, shape)).toBeCloseTo(0.2, 4);

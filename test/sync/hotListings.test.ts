@@ -80,7 +80,7 @@ describe('the busiest events read before a sweep', () => {
     expect(totalAfter - totalBefore).toBeLessThanOrEqual(5 * KNOWN_PROVIDERS.length * 10);
 
     const candidates = await selectBookCandidates(db.sql, KNOWN_PROVIDERS, now());
-    const moved = new Set(candidates.filter((c) => c.listedMoved).map((c) => c.marketId));
+    const moved = new Set(candidates.filter((c) => c.listedMovedAtMs !== null).map((c) => c.marketId));
     expect(moved.has(hotMarket)).toBe(true);
     expect(moved.has(coldMarket)).toBe(false);
   });

@@ -46,7 +46,7 @@ afterEach(async () => {
 async function scheduledSweep(
   sec: number,
   fetchesPerSec: number,
-  movers?: (fetched: readonly string[]) => Promise<readonly string[]>,
+  movers?: (fetched: readonly string[]) => Promise<ReadonlyMap<string, number>>,
   extra: {
     planSpan?: PlanSpan;
     traded?: TradedBooks;
@@ -82,8 +82,14 @@ async function scheduledSweep(
 /** A market's prediction.book_fetches counts. */
 async function fetchCounts(marketId: string) {
   const [row] = await db.sql<
-    { unchanged_fetches: number; signalled_fetches: number; signalled_changed_fetches: number; signalled_interval_sec: number }[]
-  >`select unchanged_fetches, signalled_fetches, signalled_changed_fetches, signalled_interval_sec
+    {
+      unchanged_fetches: number;
+      signalled_fetches: number;
+      signalled_changed_fetches: number;
+      signalled_interval_sec: number;
+      signalled_lag_sec: number;
+    }[]
+  >`select unchanged_fetches, signalled_fetches, signalled_changed_fetches, signalled_interval_sec, signalled_lag_sec
     from prediction.book_fetches where market_id = ${marketId}`;
   return row!;
 }
@@ -195,7 +201,14 @@ describe('the scheduled sweep', () => {
 
   it('fetches the movers it is told of while it runs next, ahead of the rest of its order', async () => {
     // Told at once: they are the first fetches. Told after the first books arrived: right after the fetches already under way.
-    const first = await scheduledSweep(2, 12, () => Promise.resolve(['M-30', 'M-31']));
+    const first = await scheduledSweep(2, 12, () =>
+      Promise.resolve(
+        new Map([
+          ['M-30', Date.now()],
+          ['M-31', Date.now()],
+        ]),
+      ),
+    );
     expect(first.slice(0, 2)).toEqual(['M-30', 'M-31']);
     // The mover told later is the quiet book fetched last: of all books, the one its order would take last.
     const mover = (await quietUntraded(first)).at(-1)!;
@@ -203,7 +216,7 @@ describe('the scheduled sweep', () => {
     const later = await scheduledSweep(2, 12, async (fetched) => {
       while (fetched.length < 4) await new Promise((resolve) => setTimeout(resolve, 5));
       toldAfter = fetched.length;
-      return [mover];
+      return new Map([[mover, Date.now()]]);
     });
     const at = later.indexOf(mover);
     expect(at).toBeGreaterThanOrEqual(toldAfter);
@@ -215,17 +228,19 @@ describe('the scheduled sweep', () => {
     const first = await scheduledSweep(2, 12);
     // The two quiet books its order takes last: the trades' books, each far from its turn.
     const [stale, fresh] = (await quietUntraded(first)).slice(-2);
-    const signalledBefore = (await fetchCounts(stale!)).signalled_fetches;
+    const before = await fetchCounts(stale!);
     const traded = new TradedBooks();
     let toldAfter = 0;
+    let tradedAtMs = 0;
     const later = await scheduledSweep(2, 12, undefined, {
       traded,
       during: async (fetched) => {
         while (fetched.length < 4) await new Promise((resolve) => setTimeout(resolve, 5));
         toldAfter = fetched.length;
         const nowMs = Date.now();
+        tradedAtMs = nowMs - 1_000;
         traded.tell([
-          { marketId: stale!, tradedAtMs: nowMs - 1_000 },
+          { marketId: stale!, tradedAtMs },
           // Traded before the first sweep fetched it: its stored book holds the trade.
           { marketId: fresh!, tradedAtMs: nowMs - 60_000 },
           { marketId: 'M-unknown', tradedAtMs: nowMs },
@@ -236,7 +251,12 @@ describe('the scheduled sweep', () => {
     expect(at).toBeGreaterThanOrEqual(toldAfter);
     expect(at).toBeLessThanOrEqual(toldAfter + 6);
     // Counted as signalled: its book's rate is not raised by a fetch the trade brought forward.
-    expect(await fetchCounts(stale!)).toMatchObject({ signalled_fetches: signalledBefore + 1 });
+    const after = await fetchCounts(stale!);
+    expect(after.signalled_fetches).toBe(before.signalled_fetches + 1);
+    // With its lag behind the fill, not behind the telling: told a second after the fill.
+    const lagSec = after.signalled_lag_sec - before.signalled_lag_sec;
+    expect(lagSec).toBeGreaterThanOrEqual(1);
+    expect(lagSec).toBeLessThan((Date.now() - tradedAtMs) / 1000);
     // Brought forward, not added: once in this sweep, as before.
     expect(later.filter((id) => id === stale).length).toBe(first.filter((id) => id === stale).length);
     const freshAt = later.indexOf(fresh!);

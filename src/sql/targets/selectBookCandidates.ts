@@ -20,7 +20,7 @@ export const TRADE_RATE_WINDOW_SEC = 3600;
 export interface BookCandidateRow {
   marketId: string;
   lastFetchedMs: number | null;
-  listedMoved: boolean;
+  listedMovedAtMs: number | null;
   lastTradedMs: number | null;
   volumePerSec: number | null;
   closeTimeMs: number | null;
@@ -30,15 +30,16 @@ export interface BookCandidateRow {
   unchangedIntervalSec: number;
   signalledChangedFetches: number;
   signalledIntervalSec: number;
+  signalledLagSec: number;
   tradesPerSec: number;
 }
 
 /**
  * Every open market of these providers, in market id order, with its fetch evidence
  * (prediction.book_fetches), when its book was last fetched (a market fetched before that table
- * existed: when its latest snapshot was last confirmed), whether its listed prices changed since
- * (a pricing snapshot observed after that fetch: prices are stored change-only), the time of
- * its latest fill in the trade feed, its fills a second over the last TRADE_RATE_WINDOW_SEC (over
+ * existed: when its latest snapshot was last confirmed), when the crawl saw its listed prices
+ * change since, if it did (a pricing snapshot observed after that fetch: prices are stored
+ * change-only), the time of its latest fill in the trade feed, its fills a second over the last TRADE_RATE_WINDOW_SEC (over
  * the part of it the feed's polls saw whole: prediction.trade_polls; 0 when none did), and its
  * traded volume per second since it opened (at least a minute). Three index probes a market, and
  * one pass over the window's trades. With `marketIds`, only those markets.
@@ -55,7 +56,8 @@ export async function selectBookCandidates(
   return sql<BookCandidateRow[]>`
     select m.${sql(m.marketId)} as "marketId",
       (extract(epoch from coalesce(f.${sql(f.lastFetchedAt)}, b.last_observed_at)) * 1000)::float8 as "lastFetchedMs",
-      coalesce(p.observed_at > coalesce(f.${sql(f.lastFetchedAt)}, b.last_observed_at), false) as "listedMoved",
+      case when p.observed_at > coalesce(f.${sql(f.lastFetchedAt)}, b.last_observed_at)
+        then (extract(epoch from p.observed_at) * 1000)::float8 end as "listedMovedAtMs",
       (extract(epoch from t.traded_at) * 1000)::float8 as "lastTradedMs",
       (p.volume / greatest(60, extract(epoch from ${now}::timestamptz - coalesce(m.${sql(m.openTime)}, m.${sql(m.firstSeenAt)}))))::float8
         as "volumePerSec",
@@ -65,6 +67,7 @@ export async function selectBookCandidates(
       coalesce(f.${sql(f.unchangedIntervalSec)}, 0) as "unchangedIntervalSec",
       coalesce(f.${sql(f.signalledChangedFetches)}, 0) as "signalledChangedFetches",
       coalesce(f.${sql(f.signalledIntervalSec)}, 0) as "signalledIntervalSec",
+      coalesce(f.${sql(f.signalledLagSec)}, 0) as "signalledLagSec",
       coalesce(tn.n / nullif(covered.sec, 0), 0)::float8 as "tradesPerSec"
     from ${sql(M.table)} m
     left join ${sql(F.table)} f on f.${sql(f.marketId)} = m.${sql(m.marketId)}

@@ -46,8 +46,12 @@ export interface OrderBookCounts extends ObservationCounts {
 export interface ObservedOrderBook {
   book: OrderBook;
   observedAt: Date;
-  /** A change signal brought the fetch forward (countFetches counts it apart). Default false. */
-  signalled?: boolean;
+  /**
+   * When the change signal that brought the fetch forward was told (a fill's time, the crawl's
+   * observation of a listed move), ms; absent for a blind fetch. countFetches counts such a fetch
+   * apart, with its lag behind the signal.
+   */
+  signalledAtMs?: number | undefined;
 }
 
 /** A book, when it was received, and its content hash (contentHash). */
@@ -118,6 +122,8 @@ export async function recordOrderBooks(sql: Queryable, observed: readonly Hashed
  */
 async function compareWithLatest(sql: Queryable, observed: readonly HashedOrderBook[], times: readonly string[]) {
   const ids = observed.map((o) => o.book.marketId);
+  // An empty element is a blind fetch's: no signal time (string_to_array's null string).
+  const signalTimes = observed.map((o) => (o.signalledAtMs === undefined ? '' : new Date(o.signalledAtMs).toISOString()));
   const latestOf = (m: string) =>
     sql`select * from ${sql(snapshots)} s where s.${sql(col.marketId)} = ${sql(m)}.${sql(col.marketId)} order by s.${sql(col.observedAt)} desc limit 1`;
   // Citus pushes a lateral LIMIT down only from a distributed table: the markets row anchors it.
@@ -131,11 +137,11 @@ async function compareWithLatest(sql: Queryable, observed: readonly HashedOrderB
     with input as (
       select * from unnest(${ids}::text[], string_to_array(${observed.map((o) => o.contentHash).join(',')}, ','),
                            string_to_array(${times.join(',')}, ',')::timestamptz[],
-                           string_to_array(${observed.map((o) => (o.signalled === true ? 't' : 'f')).join(',')}, ',')::boolean[])
-        with ordinality as t(market_id, content_hash, observed_at, signalled, ord)
+                           string_to_array(${signalTimes.join(',')}, ',', '')::timestamptz[])
+        with ordinality as t(market_id, content_hash, observed_at, signalled_at, ord)
     ),
     compared as (
-      select i.*, l.${sql(col.observedAt)} as latest_at, l.${sql(col.lastObservedAt)} as latest_seen_at,
+      select i.*, i.signalled_at is not null as signalled, l.${sql(col.observedAt)} as latest_at, l.${sql(col.lastObservedAt)} as latest_seen_at,
              l.${sql(col.contentHash)} is not distinct from i.content_hash as same,
              l.${sql(col.contentHash)} is distinct from i.content_hash
                and (l.${sql(col.lastObservedAt)} is null or l.${sql(col.lastObservedAt)} < i.observed_at) as is_new
@@ -156,10 +162,11 @@ async function compareWithLatest(sql: Queryable, observed: readonly HashedOrderB
 
 /**
  * The CTEs that count each fetch in its market's prediction.book_fetches row, from `compared`
- * (a row a book: market_id, observed_at, signalled, is_new): a market's first fetch makes the
- * row; a later one adds to the changed count (its book became a new snapshot) or the unchanged
- * one, with the time since the fetch before, or, brought forward by a change signal, to the
- * signalled counts (a found change also to signalled_changed_fetches). A fetch not after the
+ * (a row a book: market_id, observed_at, signalled, signalled_at, is_new): a market's first fetch
+ * makes the row; a later one adds to the changed count (its book became a new snapshot) or the
+ * unchanged one, with the time since the fetch before, or, brought forward by a change signal, to
+ * the signalled counts (a found change also to signalled_changed_fetches) with its lag behind the
+ * signal. A fetch not after the
  * market's latest (a late answer, or the same batch written again after a crash) is not counted,
  * so the row only moves forward and a rerun counts nothing twice. Part of the comparison's
  * statement: no statement or round trip of its own, and it can never disagree with the snapshots.
@@ -182,7 +189,10 @@ function countFetches(sql: Queryable) {
         ${sql(fetchCol.unchangedIntervalSec)} = f.${sql(fetchCol.unchangedIntervalSec)}
           + case when not c.is_new and not c.signalled then ${intervalSec} else 0 end,
         ${sql(fetchCol.signalledIntervalSec)} = f.${sql(fetchCol.signalledIntervalSec)}
-          + case when c.signalled then ${intervalSec} else 0 end
+          + case when c.signalled then ${intervalSec} else 0 end,
+        -- A signal time after the answer (the upstream's clock for a fill) counts no lag.
+        ${sql(fetchCol.signalledLagSec)} = f.${sql(fetchCol.signalledLagSec)}
+          + case when c.signalled then greatest(0, extract(epoch from c.observed_at - c.signalled_at)::float8) else 0 end
       from compared c
       where f.${sql(fetchCol.marketId)} = c.market_id and f.${sql(fetchCol.lastFetchedAt)} < c.observed_at
       returning f.${sql(fetchCol.marketId)}
