@@ -28,6 +28,7 @@ const candidates: BookCandidate[] = Array.from(rates, (rate, i) => {
     unchangedFetches: 1000 - changed,
     changedIntervalSec: changed * 10,
     unchangedIntervalSec: (1000 - changed) * 10,
+    signalledFetches: 0,
     signalledChangedFetches: 0,
     signalledIntervalSec: 0,
     signalledLagSec: 0,

@@ -44,6 +44,7 @@ function candidates(n: number, nowMs: number): BookCandidate[] {
       // Uneven intervals, as a sweep's are: a long one more often finds a change (the shape is fitted).
       changedIntervalSec: changed * 75,
       unchangedIntervalSec: (fetches - changed) * 45,
+      signalledFetches: 0,
       signalledChangedFetches: 0,
       signalledIntervalSec: 0,
       signalledLagSec: 0,

@@ -112,6 +112,8 @@ interface RunResult {
   timedFvTrue: number;
   /** The interval shape `plan` fitted (changeRate.ts's intervalShape; Infinity: evenly spaced). */
   intervalShape: number;
+  /** The mean lag of a signalled fetch behind its signal `plan` took (bookInformation.ts's signalLagSec), s. */
+  signalLagSec: number;
   /** C's upper bound for any policy with the same book fetches: perfectly timed, each captures one state that held in the window. */
   oracleC: number;
   /** Sum of the estimated change rates over the true ones, all markets and the busiest tenth. */
@@ -288,6 +290,7 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
     return {
       predictedFv: info.predictedFv,
       intervalShape: info.intervalShape,
+      signalLagSec: info.signalLagSec,
       allocatedFvTrue: weightedFreshness(trueRates, allocation.fetchesPerSec),
       allocatedShapedFvTrue: weightedFreshness(trueRates, allocation.fetchesPerSec, info.intervalShape),
       realizedFvTrue: weightedFreshness(trueRates, realized),
@@ -395,7 +398,7 @@ async function main(): Promise<void> {
       const r = await captureRun(rpm, run, options);
       results.push(r);
       log(
-        `  F ${f3(r.service.F)} Fv ${f3(r.service.Fv)} C ${f3(r.service.C)} (traded ${f3(r.service.CTraded)}, not ${f3(r.service.CUntraded)}), best blind ${f3(r.bestC.C)} (${f3(r.bestC.CTraded)}, ${f3(r.bestC.CUntraded)}), oracle ${f3(r.oracleC)}; in window ${f3(r.service.CInWindow)}, best ${f3(r.bestCInWindow.CInWindow)}; Fv/best ${f3(r.service.Fv / r.best.Fv)}; plan Fv ${f3(r.predictedFv)} (shape ${r.intervalShape.toFixed(2)}, alloc λ ${f3(r.allocatedFvTrue)}, alloc λ shaped ${f3(r.allocatedShapedFvTrue)}, fetched λ ${f3(r.realizedFvTrue)}, timed λ ${f3(r.timedFvTrue)}, λ̂/λ ${f3(r.rateRatio)}, top ${f3(r.topRateRatio)}); books ${r.bookFetches}, hot ${r.hotListings}, budget ${f3(r.budgetUsed)}, 429 ${r.tooMany}; load ${loadavg()[0]!.toFixed(2)}`,
+        `  F ${f3(r.service.F)} Fv ${f3(r.service.Fv)} C ${f3(r.service.C)} (traded ${f3(r.service.CTraded)}, not ${f3(r.service.CUntraded)}), best blind ${f3(r.bestC.C)} (${f3(r.bestC.CTraded)}, ${f3(r.bestC.CUntraded)}), oracle ${f3(r.oracleC)}; in window ${f3(r.service.CInWindow)}, best ${f3(r.bestCInWindow.CInWindow)}; Fv/best ${f3(r.service.Fv / r.best.Fv)}; plan Fv ${f3(r.predictedFv)} (shape ${r.intervalShape.toFixed(2)}, signal lag ${r.signalLagSec.toFixed(1)} s, alloc λ ${f3(r.allocatedFvTrue)}, alloc λ shaped ${f3(r.allocatedShapedFvTrue)}, fetched λ ${f3(r.realizedFvTrue)}, timed λ ${f3(r.timedFvTrue)}, λ̂/λ ${f3(r.rateRatio)}, top ${f3(r.topRateRatio)}); books ${r.bookFetches}, hot ${r.hotListings}, budget ${f3(r.budgetUsed)}, 429 ${r.tooMany}; load ${loadavg()[0]!.toFixed(2)}`,
       );
     }
   }

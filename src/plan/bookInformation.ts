@@ -1,6 +1,6 @@
 import { allocateBooks, type BookCandidate } from '../sync/bookSchedule.js';
-import { CALIBRATION_FETCHES, intervalShape } from '../sync/changeRate.js';
-import { plainFreshness, weightedFreshness } from '../sync/fetchAllocation.js';
+import { CALIBRATION_FETCHES, type FetchEvidence, intervalShape, signalledFetchRate, signalledRate } from '../sync/changeRate.js';
+import { toldFreshShare } from '../sync/fetchAllocation.js';
 import { firstPlanSec } from '../sync/planEndMs.js';
 
 /** What the sweep's fetches are predicted to capture, from each open market's estimated change rate. */
@@ -14,10 +14,15 @@ export interface BookInformation {
   marketsWithEvidence: number;
   /**
    * Shape of the gamma law of a market's fetch intervals around their mean, fitted on the
-   * evidence of all fetches (changeRate.ts's intervalShape, signalled fetches among the changed);
-   * Infinity when they look evenly spaced.
+   * evidence of all fetches (changeRate.ts's intervalShape; signalled fetches among the others,
+   * allFetches); Infinity when they look evenly spaced.
    */
   intervalShape: number;
+  /**
+   * Mean seconds from a change signal (a fill, a moved listing) to the answer of the fetch it
+   * brought forward, over every market's signalled fetches (signalLagSec); 0 when there were none.
+   */
+  signalLagSec: number;
   /** Predicted F, Fv and C at the sweep's allocation (bookSchedule.ts's allocateBooks). */
   predictedF: number;
   predictedFv: number;
@@ -40,60 +45,113 @@ export interface BookInformation {
 }
 
 /**
+ * Most of the fetches the signalled ones are taken to hold: what they held at the rate measured
+ * (their rate over each market's time fetched), scaled down to this share for a smaller plan, so
+ * that the plan's own list keeps a quarter of the fetches for the floors and the busiest books.
+ */
+const MOST_SIGNALLED_SHARE = 0.75;
+
+/** Mean seconds from a signal to the answer of the fetch it brought forward, over all the markets' signalled fetches; 0 without any. Pure. */
+export function signalLagSec(markets: readonly FetchEvidence[]): number {
+  let lagSec = 0;
+  let fetches = 0;
+  for (const e of markets) {
+    lagSec += e.signalledLagSec;
+    fetches += e.signalledFetches;
+  }
+  return fetches > 0 ? lagSec / fetches : 0;
+}
+
+/**
+ * A market's evidence with its signalled fetches among the blind ones, changed or not, their
+ * intervals split between the two in proportion (only their sum is kept). Pure.
+ */
+function allFetches(e: BookCandidate): BookCandidate {
+  const changedShare = e.signalledFetches > 0 ? e.signalledChangedFetches / e.signalledFetches : 1;
+  return {
+    ...e,
+    changedFetches: e.changedFetches + e.signalledChangedFetches,
+    unchangedFetches: e.unchangedFetches + Math.max(0, e.signalledFetches - e.signalledChangedFetches),
+    changedIntervalSec: e.changedIntervalSec + changedShare * e.signalledIntervalSec,
+    unchangedIntervalSec: e.unchangedIntervalSec + (1 - changedShare) * e.signalledIntervalSec,
+  };
+}
+
+/**
  * Predicts the sweep's capture at `fetchesPerSec` from the same allocation the sweep makes
- * (allocateBooks: estimated rates, floors, fetches in proportion to the rates), taking the
+ * (allocateBooks: estimated rates, floors, fetches in proportion to the rates) of the fetches the
+ * signalled ones leave, each market's signalled fetches added to its share, taking the
  * estimated rates as true and each market's fetches as spaced as unevenly as the database's
- * evidence shows them (the fitted interval shape, fetchAllocation.ts's freshShare), not evenly.
- * The spacing is fitted on all the fetches, those a listed move or a fill brought forward among
- * the changed ones, not on the blind ones alone as the rates are: such a fetch comes right after
- * a change, and the book's freshness depends on every fetch. Fitted on the blind fetches alone,
- * the shape took 0.05–0.08 off the predicted Fv at 600 requests a minute (0.82–0.85× and 0.91×
- * the measured, bench/README.md). Pure.
+ * evidence shows them (the fitted interval shape), not evenly. The spacing is fitted on all the
+ * fetches, those a listed move or a fill brought forward among the others (allFetches), not on
+ * the blind ones alone as the rates are: the book's freshness depends on every fetch.
+ *
+ * The changes a signal tells are stored a lag after it, not at the next fetch in turn: each
+ * market's told changes come at its signalled rate (changeRate.ts's signalledRate, the signals
+ * the sweep acted on), are stored the mean signal lag after them, and the rest of its rate waits
+ * for the next fetch (fetchAllocation.ts's toldFreshShare). Taken as waiting like the others, as
+ * if fetch times did not depend on the changes, they put the prediction at 0.87× the measured Fv
+ * at 600 requests a minute (bench/README.md), where a quiet book's fill was stored 5–6 s after it
+ * and its other changes at its next fetch, a minute or more away. Allocated the whole budget, as if the signalled
+ * fetches took no share of it, it came out at 1.13× and 1.31× at 60 requests a minute
+ * (bench/README.md), where they are about half of them. At another rate than the measured one,
+ * the signals are taken as acted on as much, up to MOST_SIGNALLED_SHARE of the fetches. Pure.
  */
 export function bookInformation(
   candidates: readonly BookCandidate[],
   options: { nowMs: number; sweepEverySec: number; fetchesPerSec: number; maxAgeSec: number; booksPerBatch: number },
 ): BookInformation {
   const n = candidates.length;
+  // The signalled fetches go first and the plan's list loses as many (sweepOrderBooks.ts): the
+  // allocation divides what they leave, and each market's own are added to its share.
+  let signalledPerSec = 0;
+  for (const c of candidates) signalledPerSec += signalledFetchRate(c);
+  const signalScale = signalledPerSec > 0 ? Math.min(1, (MOST_SIGNALLED_SHARE * options.fetchesPerSec) / signalledPerSec) : 1;
   const { ratesPerSec, allocation } = allocateBooks(candidates, {
     nowMs: options.nowMs,
     horizonSec: firstPlanSec(options.sweepEverySec, options.fetchesPerSec),
-    fetchesPerSec: options.fetchesPerSec,
+    fetchesPerSec: options.fetchesPerSec - signalScale * signalledPerSec,
     maxAgeSec: options.maxAgeSec,
     batchSize: options.booksPerBatch,
   });
-  const shape = intervalShape(
-    candidates.map((c) => ({
-      ...c,
-      changedFetches: c.changedFetches + c.signalledChangedFetches,
-      changedIntervalSec: c.changedIntervalSec + c.signalledIntervalSec,
-    })),
-  );
-  const uniform = new Float64Array(n).fill(n === 0 ? 0 : options.fetchesPerSec / n);
-  const predictedFv = weightedFreshness(ratesPerSec, allocation.fetchesPerSec, shape);
+  const shape = intervalShape(candidates.map(allFetches));
+  const lagSec = signalLagSec(candidates);
+  const evenPerSec = n === 0 ? 0 : options.fetchesPerSec / n;
   let changesPerSec = 0;
+  let fresh = 0;
+  let weightedFresh = 0;
+  let roundRobinFresh = 0;
   let boundedMarkets = 0;
   let boundedPerSec = 0;
   for (let i = 0; i < n; i++) {
     const c = candidates[i]!;
-    changesPerSec += ratesPerSec[i]!;
+    const rate = ratesPerSec[i]!;
+    const told = Math.min(signalScale * signalledRate(c), rate);
+    const fetchesPerSec = allocation.fetchesPerSec[i]! + signalScale * signalledFetchRate(c);
+    const share = toldFreshShare(rate - told, told, lagSec, fetchesPerSec, shape);
+    changesPerSec += rate;
+    fresh += share;
+    weightedFresh += rate * share;
+    roundRobinFresh += rate * toldFreshShare(rate - told, told, lagSec, evenPerSec, shape);
     // Signalled fetches too: a book whose every fetch a fill brought forward found a change each
     // time is bounded as much.
     if (c.unchangedFetches === 0 && c.changedFetches + c.signalledChangedFetches >= CALIBRATION_FETCHES) {
       boundedMarkets += 1;
-      boundedPerSec += ratesPerSec[i]!;
+      boundedPerSec += rate;
     }
   }
+  const predictedFv = changesPerSec > 0 ? weightedFresh / changesPerSec : 1;
   return {
     openMarkets: n,
     fetchesPerSec: options.fetchesPerSec,
     changesPerSec,
     marketsWithEvidence: candidates.filter((c) => c.changedFetches + c.unchangedFetches > 0).length,
     intervalShape: shape,
-    predictedF: plainFreshness(ratesPerSec, allocation.fetchesPerSec, shape),
+    signalLagSec: lagSec,
+    predictedF: n === 0 ? 1 : fresh / n,
     predictedFv,
     predictedC: predictedFv,
-    roundRobinFv: weightedFreshness(ratesPerSec, uniform, shape),
+    roundRobinFv: changesPerSec > 0 ? roundRobinFresh / changesPerSec : 1,
     lowerBoundRates: { markets: boundedMarkets, changeShare: changesPerSec > 0 ? boundedPerSec / changesPerSec : 0 },
   };
 }

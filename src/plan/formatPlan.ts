@@ -98,6 +98,11 @@ function informationLines(i: BookInformation): string[] {
     Number.isFinite(i.intervalShape)
       ? `each market's fetch intervals taken as uneven as the fetch evidence shows them (a gamma law of shape ${i.intervalShape.toFixed(2)} around their mean)`
       : "each market's fetches taken as evenly spaced (the fetch evidence shows no unevenness)",
+    ...(i.signalLagSec > 0
+      ? [
+          `the changes a fill or a listed move tells taken as stored ${i.signalLagSec.toFixed(1)} s after it (the signalled fetches' mean lag), the others at the next fetch in turn`,
+        ]
+      : []),
     ...(i.lowerBoundRates.markets === 0
       ? []
       : [

@@ -11,6 +11,7 @@ export const NO_EVIDENCE: Readonly<FetchEvidence> = {
   unchangedFetches: 0,
   changedIntervalSec: 0,
   unchangedIntervalSec: 0,
+  signalledFetches: 0,
   signalledChangedFetches: 0,
   signalledIntervalSec: 0,
   signalledLagSec: 0,

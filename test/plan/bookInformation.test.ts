@@ -54,4 +54,41 @@ describe('bookInformation', () => {
     // blind ones.
     expect(bookInformation(told, OPTIONS).intervalShape).toBeGreaterThan(intervalShape(told));
   });
+
+  it('predicts the changes a signal tells stored the mean signal lag after them, not at the next fetch in turn', () => {
+    // Quiet books, half of whose changes a fill told: 4 of 40 blind fetches a minute apart found
+    // a change, and 4 signalled fetches did, the signals 3 s before their answers in all.
+    const told = (lagSec: number) =>
+      Array.from({ length: 20 }, (_, i) => ({
+        ...candidate(`t${i}`, 4, 36, 60),
+        signalledFetches: 4,
+        signalledChangedFetches: 4,
+        signalledIntervalSec: 4 * 30,
+        signalledLagSec: 4 * lagSec,
+      }));
+    const soon = bookInformation(told(3), OPTIONS);
+    expect(soon.signalLagSec).toBeCloseTo(3, 9);
+    // Stored later, the told changes leave the books stale longer; never later than the next
+    // fetch in turn (a lag of hours: as if no change were told).
+    const late = bookInformation(told(600), OPTIONS);
+    const never = bookInformation(told(1e7), OPTIONS);
+    expect(soon.predictedFv).toBeGreaterThan(late.predictedFv);
+    expect(late.predictedFv).toBeGreaterThan(never.predictedFv);
+    expect(soon.predictedF).toBeGreaterThan(never.predictedF);
+    // With no signalled fetch there is no lag, and no change taken as told.
+    const blind = Array.from({ length: 20 }, (_, i) => candidate(`b${i}`, 4, 36, 60));
+    expect(bookInformation(blind, OPTIONS).signalLagSec).toBe(0);
+  });
+
+  it('divides between the books what the signalled fetches leave of the budget, adding each book its own', () => {
+    // A busy book and quiet ones; then the same quiet books with as many signalled fetches again
+    // as blind ones, at the same intervals, none finding a change: those fetches are spent on
+    // them, and the busy book gets fewer.
+    const busy = candidate('busy', 30, 10, 5);
+    const quiet = Array.from({ length: 10 }, (_, i) => candidate(`q${i}`, 1, 39, 60));
+    const signalled = quiet.map((c) => ({ ...c, signalledFetches: 40, signalledIntervalSec: 40 * 60 }));
+    const plain = bookInformation([busy, ...quiet], OPTIONS);
+    const spent = bookInformation([busy, ...signalled], OPTIONS);
+    expect(spent.predictedFv).toBeLessThan(plain.predictedFv);
+  });
 });

@@ -73,6 +73,7 @@ describe('estimateChangeRate', () => {
       unchangedFetches: 0,
       changedIntervalSec: 300,
       unchangedIntervalSec: 0,
+      signalledFetches: 0,
       signalledChangedFetches: 0,
       signalledIntervalSec: 0,
       signalledLagSec: 0,

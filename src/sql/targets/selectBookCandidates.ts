@@ -28,6 +28,7 @@ export interface BookCandidateRow {
   unchangedFetches: number;
   changedIntervalSec: number;
   unchangedIntervalSec: number;
+  signalledFetches: number;
   signalledChangedFetches: number;
   signalledIntervalSec: number;
   signalledLagSec: number;
@@ -65,6 +66,7 @@ export async function selectBookCandidates(
       coalesce(f.${sql(f.changedFetches)}, 0) as "changedFetches", coalesce(f.${sql(f.unchangedFetches)}, 0) as "unchangedFetches",
       coalesce(f.${sql(f.changedIntervalSec)}, 0) as "changedIntervalSec",
       coalesce(f.${sql(f.unchangedIntervalSec)}, 0) as "unchangedIntervalSec",
+      coalesce(f.${sql(f.signalledFetches)}, 0) as "signalledFetches",
       coalesce(f.${sql(f.signalledChangedFetches)}, 0) as "signalledChangedFetches",
       coalesce(f.${sql(f.signalledIntervalSec)}, 0) as "signalledIntervalSec",
       coalesce(f.${sql(f.signalledLagSec)}, 0) as "signalledLagSec",
