@@ -217,7 +217,7 @@ export async function sweepOrderBooks(ctx: SyncContext, options: SweepOptions): 
   let toldMovers: ReadonlyMap<string, number> = new Map();
   let toldTrades: TradedBook[] = [];
   options.movers?.then(
-    (ids) => (planning ? (toldMovers = ids) : placeMovers(ids)),
+    (told) => (planning ? (toldMovers = told) : placeMovers(told)),
     () => {},
   );
   const unlisten = options.traded?.listen((books) => (planning ? toldTrades.push(...books) : placeMovers(worthFetching(books))));

@@ -166,12 +166,11 @@ async function compareWithLatest(sql: Queryable, observed: readonly HashedOrderB
  * makes the row; a later one adds to the changed count (its book became a new snapshot) or the
  * unchanged one, with the time since the fetch before, or, brought forward by a change signal, to
  * the signalled counts (a found change also to signalled_changed_fetches) with its lag behind the
- * signal. A fetch not after the
- * market's latest (a late answer, or the same batch written again after a crash) is not counted,
- * so the row only moves forward and a rerun counts nothing twice. Part of the comparison's
- * statement: no statement or round trip of its own, and it can never disagree with the snapshots.
- * The update changes no indexed column, so with the table's free space (fillfactor) it stays a
- * HOT update, without index entries.
+ * signal. A fetch not after the market's latest (a late answer, or the same batch written again
+ * after a crash) is not counted, so the row only moves forward and a rerun counts nothing twice.
+ * Part of the comparison's statement: no statement or round trip of its own, and it can never
+ * disagree with the snapshots. The update changes no indexed column, so with the table's free
+ * space (fillfactor) it stays a HOT update, without index entries.
  */
 function countFetches(sql: Queryable) {
   const intervalSec = sql`extract(epoch from c.observed_at - f.${sql(fetchCol.lastFetchedAt)})::float8`;
