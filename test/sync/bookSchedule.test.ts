@@ -67,18 +67,7 @@ describe('estimateChangeRate', () => {
     expect(priors[2]).toBeCloseTo(0.02, 2);
     // A busy market whose every fetch found a change (2 changes/s, fetched every 10 s) bounds its
     // rate from below only: it does not pull the ratio down.
-    const saturated = {
-      volumePerSec: 100,
-      changedFetches: 30,
-      unchangedFetches: 0,
-      changedIntervalSec: 300,
-      unchangedIntervalSec: 0,
-      signalledFetches: 0,
-      signalledChangedFetches: 0,
-      signalledIntervalSec: 0,
-      signalledLagSec: 0,
-      tradesPerSec: 0,
-    };
+    const saturated = { ...NO_EVIDENCE, volumePerSec: 100, changedFetches: 30, changedIntervalSec: 300 };
     const withSaturated = priorRates([{ ...e0, ...known } as never, saturated, { ...e0, volumePerSec: 1 }], {
       fallbackTotalPerSec: 5,
       floorPerSec: 1e-6,

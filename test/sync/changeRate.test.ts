@@ -62,8 +62,10 @@ function signalledEvidence(
     const at = signalled ? nextSignal + delaySec : t + blindIntervalSec;
     const changed = nextSignal <= at || nextOther <= at;
     if (signalled) {
+      e.signalledFetches += 1;
       e.signalledChangedFetches += 1;
       e.signalledIntervalSec += at - t;
+      e.signalledLagSec += delaySec;
     } else if (changed) {
       e.changedFetches += 1;
       e.changedIntervalSec += at - t;
@@ -91,14 +93,11 @@ describe('estimateChangeRate', () => {
       const ratio = estimateChangeRate(e, truth / 10) / truth;
       expect(Math.abs(ratio - 1), `σ ${signalledPerSec}, other ${otherPerSec}: ratio ${ratio}`).toBeLessThan(0.03);
       const asBlind = {
-        ...e,
+        ...NO_EVIDENCE,
         changedFetches: e.changedFetches + e.signalledChangedFetches,
+        unchangedFetches: e.unchangedFetches,
         changedIntervalSec: e.changedIntervalSec + e.signalledIntervalSec,
-        signalledFetches: 0,
-        signalledChangedFetches: 0,
-        signalledIntervalSec: 0,
-        signalledLagSec: 0,
-        tradesPerSec: 0,
+        unchangedIntervalSec: e.unchangedIntervalSec,
       };
       expect(estimateChangeRate(asBlind, truth / 10) / truth, `σ ${signalledPerSec}, other ${otherPerSec}`).toBeGreaterThan(1.05);
     }
@@ -155,15 +154,11 @@ describe('estimateChangeRate', () => {
     // 40 fetches a second apart of a book changing every 2 s, in the expected shares: 0.39 of them changed.
     const changed = Math.round(40 * -Math.expm1(-0.5));
     const e = {
+      ...NO_EVIDENCE,
       changedFetches: changed,
       unchangedFetches: 40 - changed,
       changedIntervalSec: changed,
       unchangedIntervalSec: 40 - changed,
-      signalledFetches: 0,
-      signalledChangedFetches: 0,
-      signalledIntervalSec: 0,
-      signalledLagSec: 0,
-      tradesPerSec: 0,
     };
     const alone = -Math.log((40 - changed) / 40);
     // A prior a hundred times too low moves the estimate by about what one more unchanged fetch would.
@@ -177,15 +172,11 @@ describe('estimateChangeRate', () => {
     for (const shape of [Infinity, 0.5, 3]) {
       const q = unchangedShare(0.2, 5, shape);
       const e = {
+        ...NO_EVIDENCE,
         changedFetches: 1e6 * (1 - q),
         unchangedFetches: 1e6 * q,
         changedIntervalSec: 5e6 * (1 - q),
         unchangedIntervalSec: 5e6 * q,
-        signalledFetches: 0,
-        signalledChangedFetches: 0,
-        signalledIntervalSec: 0,
-        signalledLagSec: 0,
-        tradesPerSec: 0,
       };
       expect(estimateChangeRate(e, 7, shape)).toBeCloseTo(0.2, 4);
     }
