@@ -52,7 +52,7 @@ export interface BookInformation {
 const MOST_SIGNALLED_SHARE = 0.75;
 
 /** Mean seconds from a signal to the answer of the fetch it brought forward, over all the markets' signalled fetches; 0 without any. Pure. */
-export function signalLagSec(markets: readonly FetchEvidence[]): number {
+function signalLagSec(markets: readonly FetchEvidence[]): number {
   let lagSec = 0;
   let fetches = 0;
   for (const e of markets) {
@@ -92,9 +92,9 @@ function allFetches(e: BookCandidate): BookCandidate {
  * for the next fetch (fetchAllocation.ts's toldFreshShare). Taken as waiting like the others, as
  * if fetch times did not depend on the changes, they put the prediction at 0.87× the measured Fv
  * at 600 requests a minute (bench/README.md), where a quiet book's fill was stored 5–6 s after it
- * and its other changes at its next fetch, a minute or more away. Allocated the whole budget, as if the signalled
- * fetches took no share of it, it came out at 1.13× and 1.31× at 60 requests a minute
- * (bench/README.md), where they are about half of them. At another rate than the measured one,
+ * and its other changes at its next fetch, a minute or more away. Allocated the whole budget, as
+ * if the signalled fetches took no share of it, it came out at 1.13× and 1.31× at 60 requests a
+ * minute (bench/README.md), where they are about half of them. At another rate than the measured one,
  * the signals are taken as acted on as much, up to MOST_SIGNALLED_SHARE of the fetches. Pure.
  */
 export function bookInformation(
@@ -127,8 +127,8 @@ export function bookInformation(
     const c = candidates[i]!;
     const rate = ratesPerSec[i]!;
     const told = Math.min(signalScale * signalledRate(c), rate);
-    const fetchesPerSec = allocation.fetchesPerSec[i]! + signalScale * signalledFetchRate(c);
-    const share = toldFreshShare(rate - told, told, lagSec, fetchesPerSec, shape);
+    const marketFetchesPerSec = allocation.fetchesPerSec[i]! + signalScale * signalledFetchRate(c);
+    const share = toldFreshShare(rate - told, told, lagSec, marketFetchesPerSec, shape);
     changesPerSec += rate;
     fresh += share;
     weightedFresh += rate * share;

@@ -192,7 +192,7 @@ export function scheduleBooks(candidates: readonly BookCandidate[], options: Sch
  * left likely still holds (tradeWorthFetching.ts), the earlier of the two; null when neither
  * holds. Pure.
  */
-export function moverToldAtMs(c: BookCandidate, ratePerSec: number, nowMs: number): number | null {
+function moverToldAtMs(c: BookCandidate, ratePerSec: number, nowMs: number): number | null {
   const traded = c.lastTradedMs !== null && tradeWorthFetching(c.lastTradedMs, c.lastFetchedMs, ratePerSec, nowMs) ? c.lastTradedMs : null;
   if (c.listedMovedAtMs === null) return traded;
   return traded === null ? c.listedMovedAtMs : Math.min(traded, c.listedMovedAtMs);

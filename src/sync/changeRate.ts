@@ -174,10 +174,10 @@ export const CALIBRATION_FETCHES = 3;
  * fills or volumes). The fills are the better measure where there are some: counted over the
  * last hour rather than since the market opened, and told for every market whatever its
  * fetches; at 60 requests a minute the busiest books' every fetch is one a fill brought forward,
- * and their rates stood on the prior alone (bench/capture.ts). A market with neither gets the least rate of the
- * others. Before any market has evidence, the volume ratio makes the markets' rates add up to
- * `fallbackTotalPerSec` (the sweep's fetch rate: no change rate is known, so every fetch is
- * expected to find one). Every prior is at least `floorPerSec`. Pure; one pass over the markets.
+ * and their rates stood on the prior alone (bench/capture.ts). A market with neither gets the
+ * least rate of the others. Before any market has evidence, the volume ratio makes the markets'
+ * rates add up to `fallbackTotalPerSec` (the sweep's fetch rate: no change rate is known, so every
+ * fetch is expected to find one). Every prior is at least `floorPerSec`. Pure; one pass over the markets.
  */
 export function priorRates(
   markets: readonly (FetchEvidence & { volumePerSec: number | null })[],

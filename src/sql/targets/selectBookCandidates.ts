@@ -40,10 +40,10 @@ export interface BookCandidateRow {
  * (prediction.book_fetches), when its book was last fetched (a market fetched before that table
  * existed: when its latest snapshot was last confirmed), when the crawl saw its listed prices
  * change since, if it did (a pricing snapshot observed after that fetch: prices are stored
- * change-only), the time of its latest fill in the trade feed, its fills a second over the last TRADE_RATE_WINDOW_SEC (over
- * the part of it the feed's polls saw whole: prediction.trade_polls; 0 when none did), and its
- * traded volume per second since it opened (at least a minute). Three index probes a market, and
- * one pass over the window's trades. With `marketIds`, only those markets.
+ * change-only), the time of its latest fill in the trade feed, its fills a second over the last
+ * TRADE_RATE_WINDOW_SEC (over the part of it the feed's polls saw whole: prediction.trade_polls; 0
+ * when none did), and its traded volume per second since it opened (at least a minute). Three
+ * index probes a market, and one pass over the window's trades. With `marketIds`, only those markets.
  */
 export async function selectBookCandidates(
   sql: Queryable,
