@@ -4,9 +4,9 @@
  *
  *   npx tsx bench/bookOrder.ts [--markets 100000] [--rpm 9000] [--repeat 7]
  *
- * Markets have Zipf volumes, fetch evidence at uneven intervals (so the interval shape is fitted,
- * changeRate.ts) and last fetches spread over the max age; a tenth of them have moved listed
- * prices. Reports the CPU time (user + system) of each call, median and range.
+ * Markets have Zipf volumes, fetch evidence at uneven intervals (changed ones longer than unchanged
+ * ones, as a sweep's are: changeRate.ts) and last fetches spread over the max age; a tenth of them
+ * have moved listed prices. Reports the CPU time (user + system) of each call, median and range.
  */
 import { mulberry32 } from '../src/simulator/world/prng.js';
 import { type BookCandidate, scheduleBooks } from '../src/sync/bookSchedule.js';
@@ -41,7 +41,7 @@ function candidates(n: number, nowMs: number): BookCandidate[] {
       closeTimeMs: nowMs + random() * 30 * 86_400_000,
       changedFetches: changed,
       unchangedFetches: fetches - changed,
-      // Uneven intervals, as a sweep's are: a long one more often finds a change (the shape is fitted).
+      // Uneven intervals, as a sweep's are: a long one more often finds a change.
       changedIntervalSec: changed * 75,
       unchangedIntervalSec: (fetches - changed) * 45,
       signalledFetches: 0,

@@ -1,5 +1,5 @@
 import { allocateBooks, type BookCandidate } from '../sync/bookSchedule.js';
-import { CALIBRATION_FETCHES, type FetchEvidence, intervalShape, signalledFetchRate, signalledRate } from '../sync/changeRate.js';
+import { type FetchEvidence, intervalShape, signalledFetchRate, signalledRate } from '../sync/changeRate.js';
 import { toldFreshShare } from '../sync/fetchAllocation.js';
 import { firstPlanSec } from '../sync/planEndMs.js';
 
@@ -35,7 +35,7 @@ export interface BookInformation {
   /** Fv of the same fetches spread evenly (round-robin), for comparison. */
   roundRobinFv: number;
   /**
-   * Markets whose every fetch found a change (at least CALIBRATION_FETCHES after their first), and
+   * Markets whose every fetch found a change (at least LOWER_BOUND_FETCHES after their first), and
    * their share of the estimated changes. Such evidence bounds a rate from below only: when these
    * hold much of the activity, the rates are low and the predicted Fv and C high (bench/README.md
    * measured `plan` 1.3× the measured Fv at 60 requests a minute, where the busiest books were
@@ -43,6 +43,9 @@ export interface BookInformation {
    */
   lowerBoundRates: { markets: number; changeShare: number };
 }
+
+/** Fetches after a market's first, every one of which found a change, that make its rate a lower bound (lowerBoundRates). */
+const LOWER_BOUND_FETCHES = 3;
 
 /**
  * Most of the fetches the signalled ones are taken to hold: what they held at the rate measured
@@ -83,8 +86,8 @@ function allFetches(e: BookCandidate): BookCandidate {
  * signalled ones leave, each market's signalled fetches added to its share, taking the
  * estimated rates as true and each market's fetches as spaced as unevenly as the database's
  * evidence shows them (the fitted interval shape), not evenly. The spacing is fitted on all the
- * fetches, those a listed move or a fill brought forward among the others (allFetches), not on
- * the blind ones alone as the rates are: the book's freshness depends on every fetch.
+ * fetches, those a listed move or a fill brought forward among the others (allFetches): the
+ * book's freshness depends on every fetch.
  *
  * The changes a signal tells are stored a lag after it, not at the next fetch in turn: each
  * market's told changes come at its signalled rate (changeRate.ts's signalledRate, the signals
@@ -135,7 +138,7 @@ export function bookInformation(
     roundRobinFresh += rate * toldFreshShare(rate - told, told, lagSec, evenPerSec, shape);
     // Signalled fetches too: a book whose every fetch a fill brought forward found a change each
     // time is bounded as much.
-    if (c.unchangedFetches === 0 && c.changedFetches + c.signalledChangedFetches >= CALIBRATION_FETCHES) {
+    if (c.unchangedFetches === 0 && c.changedFetches + c.signalledChangedFetches >= LOWER_BOUND_FETCHES) {
       boundedMarkets += 1;
       boundedPerSec += rate;
     }

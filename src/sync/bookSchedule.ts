@@ -1,4 +1,4 @@
-import { estimateChangeRate, type FetchEvidence, intervalShape, priorRates } from './changeRate.js';
+import { estimateChangeRate, type FetchEvidence, priorRates } from './changeRate.js';
 import { allocateFetchRates, type Allocation } from './fetchAllocation.js';
 import { tradeWorthFetching } from './tradeWorthFetching.js';
 
@@ -76,12 +76,10 @@ export const EVEN_FLOOR_SHARE = 0.5;
 export function allocateBooks(
   candidates: readonly BookCandidate[],
   options: Pick<ScheduleOptions, 'nowMs' | 'horizonSec' | 'fetchesPerSec' | 'maxAgeSec' | 'batchSize'>,
-): { ratesPerSec: Float64Array; floorsPerSec: Float64Array; allocation: Allocation; intervalShape: number } {
+): { ratesPerSec: Float64Array; floorsPerSec: Float64Array; allocation: Allocation } {
   const n = candidates.length;
   const floorPerSec = 1 / options.maxAgeSec;
-  // How uneven the fetches' intervals have been (changeRate.ts): the rates are estimated under it.
-  const shape = intervalShape(candidates);
-  const priors = priorRates(candidates, { fallbackTotalPerSec: options.fetchesPerSec, floorPerSec: floorPerSec / 100, shape });
+  const priors = priorRates(candidates, { fallbackTotalPerSec: options.fetchesPerSec, floorPerSec: floorPerSec / 100 });
   const ratesPerSec = new Float64Array(n);
   const floorsPerSec = new Float64Array(n);
   // The shortest floor interval: the span planned for, as a closing market needs no more than a fetch a plan.
@@ -89,7 +87,7 @@ export function allocateBooks(
   const evenFloorPerSec = n === 0 ? 0 : (EVEN_FLOOR_SHARE * options.fetchesPerSec) / n;
   for (let i = 0; i < n; i++) {
     const c = candidates[i]!;
-    ratesPerSec[i] = estimateChangeRate(c, priors[i]!, shape);
+    ratesPerSec[i] = estimateChangeRate(c, priors[i]!);
     let floorSec = options.maxAgeSec;
     if (c.closeTimeMs !== null) floorSec = Math.min(floorSec, Math.max(shortestSec, (c.closeTimeMs - options.nowMs) / 4000));
     floorsPerSec[i] = Math.max(1 / floorSec, evenFloorPerSec);
@@ -97,7 +95,7 @@ export function allocateBooks(
   // A book is not fetched twice within one batch: its answers are written together, the later only.
   const ceilingPerSec = options.fetchesPerSec / (options.batchSize ?? 16);
   const allocation = allocateFetchRates(ratesPerSec, floorsPerSec, Math.max(ceilingPerSec, floorPerSec), options.fetchesPerSec);
-  return { ratesPerSec, floorsPerSec, allocation, intervalShape: shape };
+  return { ratesPerSec, floorsPerSec, allocation };
 }
 
 /**

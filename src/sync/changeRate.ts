@@ -2,17 +2,24 @@
  * A market's order-book change rate, estimated from its own fetches (prediction.book_fetches).
  * Books are taken to change as a Poisson process of rate λ: a fetch an interval Δ after the one
  * before finds a change with probability 1 − e^(−λΔ). The table keeps each market's counts and
- * summed intervals, not each interval, and a market's intervals are uneven (a sweep bunches its
- * fetches, a listed move brings one forward): by Jensen's inequality, an estimate that takes every
- * interval as the mean one falls below the rate (bench/capture.ts measured the busiest tenth of
- * its markets at 0.8× their rate). So the intervals are taken as gamma-distributed around each
- * market's mean m with one shape k for all markets (intervalShape, fitted on the evidence of all
- * of them; k = ∞ is evenly spaced). A fetch then finds the book unchanged with probability
- * q = (1 + λm/k)^(−k), and the share of unchanged fetches gives λ = (k/m)(q^(−1/k) − 1)
- * (−ln(q)/m when evenly spaced). A prior rate λ₀ enters as PRIOR_FETCHES pseudo-fetches at the
- * market's own mean interval, unchanged in the share λ₀ gives, so that it weighs as much as a
- * fetch or two of the market's own, whatever λ₀: as pseudo-fetches at interval 1/λ₀, a prior far
- * below the rate weighed as minutes of unchanged fetches and held a busy market's estimate down.
+ * summed intervals of the fetches that found a change and of those that did not, not each
+ * interval. The unchanged ones enter the likelihood through their sum alone (e^(−λ·U)); the
+ * changed ones are taken at their mean interval m, C·ln(1 − e^(−λm)). A market's intervals are
+ * uneven (a sweep bunches its fetches, a signal brings one forward) and its unchanged fetches are
+ * mostly the short ones: an estimate that took every interval as the mean of all (the unchanged
+ * share q at mean interval m̄, −ln(q)/m̄) put the busiest book of bench/capture.ts at 0.5× its rate
+ * at 60 requests a minute, where two fetches 2 s after another had found no change; the split
+ * sums give the same estimate as that one for even intervals and keep the short ones short. The
+ * changed intervals taken at their mean still bias it low where they spread (0.82× for
+ * exponentially spread intervals at λ·m̄ = 2), less than a correction of all the markets by one
+ * fitted spread did wrong where a market's spread was not the common one.
+ *
+ * A prior rate λ₀ enters as PRIOR_FETCHES pseudo-fetches at the market's own mean interval,
+ * unchanged in the share λ₀ gives, so that it weighs as much as a fetch or two of the market's own,
+ * whatever λ₀: as pseudo-fetches at interval 1/λ₀, a prior far below the rate weighed as minutes
+ * of unchanged fetches and held a busy market's estimate down. The priors come from one ratio of
+ * change rate to fills (or to traded volume) over all markets, fitted on all their blind fetches
+ * (priorRates).
  *
  * A fetch that a change signal brought forward (a listed move, a fill in the trade feed) finds a
  * change by construction: counted as a sample at its interval, it raised the rates
@@ -64,17 +71,6 @@ const PRIOR_FETCHES = 1 / -Math.expm1(-1);
 /** Least interval shape fitted: below it the gamma law is a poor picture of any sweep's intervals. */
 const LEAST_SHAPE = 0.25;
 
-/** Probability that a fetch at mean interval m finds no change: (1 + λm/k)^(−k), e^(−λm) when k = ∞. Pure. */
-export function unchangedShare(ratePerSec: number, meanIntervalSec: number, shape: number): number {
-  const x = ratePerSec * meanIntervalSec;
-  return Number.isFinite(shape) ? Math.exp(-shape * Math.log1p(x / shape)) : Math.exp(-x);
-}
-
-/** The rate at which fetches at mean interval m find no change a share q of the time (inverse of unchangedShare). */
-function rateOfUnchangedShare(q: number, meanIntervalSec: number, shape: number): number {
-  return Number.isFinite(shape) ? (shape * Math.expm1(-Math.log(q) / shape)) / meanIntervalSec : -Math.log(q) / meanIntervalSec;
-}
-
 /**
  * Least share of the prior `estimateChangeRate` keeps for the changes no signal tells when the
  * signalled rate alone exceeds the prior: the blind rate's prior must be positive, and its blind
@@ -82,24 +78,52 @@ function rateOfUnchangedShare(q: number, meanIntervalSec: number, shape: number)
  */
 const LEAST_BLIND_PRIOR_SHARE = 0.01;
 
-/**
- * The change rate (per second) the evidence, the prior `priorPerSec` (> 0) and the interval shape
- * give: the signalled rate plus the rate of the other changes, estimated from the blind fetches
- * under the prior less the signalled rate; at least the rate of the market's fills. Pure.
- */
-export function estimateChangeRate(e: FetchEvidence, priorPerSec: number, shape = Infinity): number {
-  const signalledPerSec = signalledRate(e);
-  const blindPriorPerSec = Math.max(priorPerSec - signalledPerSec, LEAST_BLIND_PRIOR_SHARE * priorPerSec);
-  return Math.max(e.tradesPerSec, signalledPerSec + blindRate(e, blindPriorPerSec, shape));
+/** The prior of the changes no signal tells, given the market's prior rate: what the signalled rate leaves of it. Pure. */
+function blindPrior(e: FetchEvidence, priorPerSec: number): number {
+  return Math.max(priorPerSec - signalledRate(e), LEAST_BLIND_PRIOR_SHARE * priorPerSec);
 }
 
-/** The rate of the changes no signal tells, from the blind fetches and the prior `priorPerSec` (> 0). Pure. */
-function blindRate(e: FetchEvidence, priorPerSec: number, shape: number): number {
+/**
+ * The change rate (per second) the evidence and the prior `priorPerSec` (> 0) give: the signalled
+ * rate plus the rate of the other changes, estimated from the blind fetches under the prior less
+ * the signalled rate; at least the rate of the market's fills. Pure.
+ */
+export function estimateChangeRate(e: FetchEvidence, priorPerSec: number): number {
+  return Math.max(e.tradesPerSec, signalledRate(e) + blindRate(e, blindPrior(e, priorPerSec)));
+}
+
+/**
+ * The blind fetches' score at blind rate b: the derivative in b of their log-likelihood,
+ * C·ln(1 − e^(−b·m)) − b·U (C changed at mean interval m, U unchanged seconds), and its slope. Pure.
+ */
+function blindScore(e: FetchEvidence, blindPerSec: number): { score: number; slope: number } {
+  const c = e.changedFetches;
+  if (!(c > 0 && e.changedIntervalSec > 0)) return { score: -Math.max(0, e.unchangedIntervalSec), slope: 0 };
+  const m = e.changedIntervalSec / c;
+  const em1 = Math.expm1(blindPerSec * m);
+  return { score: e.changedIntervalSec / em1 - Math.max(0, e.unchangedIntervalSec), slope: -(e.changedIntervalSec * m * (em1 + 1)) / (em1 * em1) };
+}
+
+/**
+ * The rate of the changes no signal tells, from the blind fetches and the prior `priorPerSec`
+ * (> 0): the root of blindScore with the prior's PRIOR_FETCHES pseudo-fetches added, at the
+ * market's mean blind interval m̄, unchanged in the share q₀ = e^(−λ₀·m̄) the prior gives. Its
+ * changed ones taken at the changed fetches' mean interval m, the root has a closed form:
+ * b = ln(1 + C′·m/U′)/m, C′ = C + PRIOR_FETCHES·(1 − q₀) changed and U′ = U + PRIOR_FETCHES·q₀·m̄
+ * unchanged seconds. So the prior weighs as a fetch or two of the market's own, whatever λ₀: a
+ * prior far off moves a market with evidence little. Without evidence, b = λ₀. Pure.
+ */
+function blindRate(e: FetchEvidence, priorPerSec: number): number {
   const fetches = e.changedFetches + e.unchangedFetches;
   const meanSec = fetches > 0 ? (e.changedIntervalSec + e.unchangedIntervalSec) / fetches : 1 / priorPerSec;
   if (!(meanSec > 0)) return priorPerSec;
-  const unchanged = e.unchangedFetches + PRIOR_FETCHES * unchangedShare(priorPerSec, meanSec, shape);
-  return rateOfUnchangedShare(unchanged / (fetches + PRIOR_FETCHES), meanSec, shape);
+  const q0 = Math.exp(-priorPerSec * meanSec);
+  const changed = e.changedFetches + PRIOR_FETCHES * (1 - q0);
+  const changedMeanSec = e.changedFetches > 0 && e.changedIntervalSec > 0 ? e.changedIntervalSec / e.changedFetches : meanSec;
+  const unchangedSec = Math.max(0, e.unchangedIntervalSec) + PRIOR_FETCHES * q0 * meanSec;
+  // Every fetch changed and the prior as good as certain of it: the prior.
+  if (!(unchangedSec > 0)) return priorPerSec;
+  return Math.log1p((changed * changedMeanSec) / unchangedSec) / changedMeanSec;
 }
 
 /**
@@ -108,7 +132,8 @@ function blindRate(e: FetchEvidence, priorPerSec: number, shape: number): number
  * expectation (n fetches, U unchanged, mean interval m; U·m when evenly spaced), and k is the
  * shape at which that adds up to the unchanged seconds observed over all markets. Uneven intervals
  * show as unchanged fetches shorter than the mean one, since a long interval more often finds a
- * change. Infinity (evenly spaced) when they are not shorter. Pure; a few passes over the markets.
+ * change. Infinity (evenly spaced) when they are not shorter. `plan` predicts freshness with it
+ * (fetchAllocation.ts's freshShare). Pure; a few passes over the markets.
  */
 export function intervalShape(markets: readonly FetchEvidence[]): number {
   const unchangedSec = new Float64Array(markets.length);
@@ -148,76 +173,123 @@ export function intervalShape(markets: readonly FetchEvidence[]): number {
   return s <= 1e-6 ? Infinity : 1 / s;
 }
 
-/**
- * The rate a market's own evidence gives, with no prior: the signalled rate plus the rate at which
- * its blind fetches at their mean interval find no change the share they did; at least its fill
- * rate. Only for evidence with blind fetches both changed and unchanged. It calibrates the priors
- * of the others (priorRates): estimated under a prior of the changes seen per second, which is
- * below the rate whenever a fetch finds several changes as one, the calibrating markets' rates,
- * and with them every prior, came out low: the rates summed to 0.92–0.93× the true ones at 60
- * requests a minute, 0.95–1.03× read from the markets' own evidence (bench/README.md). Pure.
- */
-function ownRate(e: FetchEvidence, shape: number): number {
-  const fetches = e.changedFetches + e.unchangedFetches;
-  const meanSec = (e.changedIntervalSec + e.unchangedIntervalSec) / fetches;
-  return Math.max(e.tradesPerSec, signalledRate(e) + rateOfUnchangedShare(e.unchangedFetches / fetches, meanSec, shape));
-}
+/** Most markets the ratios of priorRates are fitted on, a deterministic sample of the eligible: one ratio needs no more. */
+const CALIBRATION_SAMPLE = 2_000;
 
-/** Fetches after a first one a market needs before its own rate calibrates the prior of the others. */
-export const CALIBRATION_FETCHES = 3;
+/**
+ * The ratio ρ of change rate to `measure` (a market's fills or traded volume a second) that best
+ * explains the blind fetches of the markets with some of both: the maximum of the likelihood of
+ * all their blind fetches (blindScore) with each market's rate ρ·x, its blind part what the
+ * signalled rate leaves (as blindPrior). Every market's evidence counts, those whose fetches all
+ * found a change as bounds. The ratio of the markets' own rates to their fills, the calibration
+ * before, took each rate as known and needed both outcomes of each market: at 60 requests a
+ * minute the few that had both were busy books whose one unchanged fetch had come seconds after
+ * another, and it came out 1.54 against a true 2.15, this fit 2.0 (bench/README.md). 0 when the
+ * evidence cannot tell (no unchanged or no changed blind fetch). Newton's steps on ln ρ within a
+ * bracket, halving it where they leave it. Pure.
+ */
+function fitRatio(markets: readonly FetchEvidence[], measure: Float64Array, eligible: number): number {
+  if (eligible === 0) return 0;
+  const stride = Math.max(1, Math.ceil(eligible / CALIBRATION_SAMPLE));
+  const sample: number[] = [];
+  let seen = 0;
+  let changed = 0;
+  let unchangedSec = 0;
+  let seenPerSec = 0;
+  let exposed = 0;
+  let measureSum = 0;
+  for (let i = 0; i < markets.length && sample.length < CALIBRATION_SAMPLE; i++) {
+    const e = markets[i]!;
+    if (!(measure[i]! > 0) || e.changedFetches + e.unchangedFetches === 0) continue;
+    if (seen++ % stride !== 0) continue;
+    sample.push(i);
+    changed += e.changedFetches;
+    unchangedSec += e.unchangedIntervalSec;
+    const sec = exposedSec(e);
+    if (sec > 0) seenPerSec += (e.changedFetches + e.signalledChangedFetches) / sec;
+    exposed += sec;
+    measureSum += measure[i]!;
+  }
+  if (changed === 0 || !(unchangedSec > 0)) return 0;
+  // Score in ρ: Σ dbᵢ/dρ · scoreᵢ(bᵢ), decreasing in ρ.
+  const score = (ratio: number) => {
+    let sum = 0;
+    let slope = 0;
+    for (const i of sample) {
+      const e = markets[i]!;
+      const x = measure[i]!;
+      const total = ratio * x;
+      const sigma = signalledRate(e);
+      const floored = total - sigma < LEAST_BLIND_PRIOR_SHARE * total;
+      const dbdr = floored ? LEAST_BLIND_PRIOR_SHARE * x : x;
+      const s = blindScore(e, floored ? LEAST_BLIND_PRIOR_SHARE * total : total - sigma);
+      sum += dbdr * s.score;
+      slope += dbdr * dbdr * s.slope;
+    }
+    return { sum, slope };
+  };
+  // The changes seen a second bound the rates from below: a start (a change a market over all
+  // the time fetched where none was seen), then a bracket.
+  let ratio = Math.max(seenPerSec, sample.length / exposed) / measureSum;
+  let lo = 0;
+  let hi = Infinity;
+  for (let step = 0; step < 100; step++) {
+    const { sum, slope } = score(ratio);
+    if (sum > 0) lo = ratio;
+    else hi = ratio;
+    // Newton's step on ln ρ: d/d ln ρ = ρ·slope.
+    let next = slope < 0 ? ratio * Math.exp(Math.max(-2, Math.min(2, -sum / (ratio * slope)))) : NaN;
+    if (!(next > lo && next < hi)) next = Number.isFinite(hi) ? (lo > 0 ? Math.sqrt(lo * hi) : hi / 4) : ratio * 4;
+    if (Math.abs(next - ratio) <= 1e-6 * ratio) return next;
+    ratio = next;
+  }
+  return ratio;
+}
 
 /**
  * The prior of each market: its fills a second in the trade feed times one ratio of changes to
  * fills, or, for a market with no fill seen, its traded volume per second times one ratio of
- * changes to volume. Each ratio is measured over the markets with at least CALIBRATION_FETCHES
- * blind fetches of evidence, some changed and some not (their own rates, ownRate, against their
- * fills or volumes). The fills are the better measure where there are some: counted over the
- * last hour rather than since the market opened, and told for every market whatever its
- * fetches; at 60 requests a minute the busiest books' every fetch is one a fill brought forward,
- * and their rates stood on the prior alone (bench/capture.ts). A market with neither gets the
- * least rate of the others. Before any market has evidence, the volume ratio makes the markets'
- * rates add up to `fallbackTotalPerSec` (the sweep's fetch rate: no change rate is known, so every
- * fetch is expected to find one). Every prior is at least `floorPerSec`. Pure; one pass over the markets.
+ * changes to volume, each fitted on the markets' blind fetches (fitRatio). The fills are the
+ * better measure where there are some: counted over the last hour rather than since the market
+ * opened, and told for every market whatever its fetches; at 60 requests a minute the busiest
+ * books' every fetch is one a fill brought forward, and their rates stood on the prior alone
+ * (bench/capture.ts). A market with neither gets the least rate of the others. Before the
+ * evidence can tell a ratio, the volume ratio makes the markets' rates add up to
+ * `fallbackTotalPerSec` (the sweep's fetch rate: no change rate is known, so every fetch is
+ * expected to find one). Every prior is at least `floorPerSec`. Pure.
  */
 export function priorRates(
   markets: readonly (FetchEvidence & { volumePerSec: number | null })[],
-  options: { fallbackTotalPerSec: number; floorPerSec: number; shape?: number },
+  options: { fallbackTotalPerSec: number; floorPerSec: number },
 ): Float64Array {
-  let rateOfVolume = 0;
-  let volumeSum = 0;
-  let rateOfTrades = 0;
-  let tradeSum = 0;
+  const volumes = new Float64Array(markets.length);
+  const trades = new Float64Array(markets.length);
   let allVolume = 0;
   let minVolume = Infinity;
-  for (const e of markets) {
+  // Markets with blind evidence and each measure: fitRatio's.
+  let withVolume = 0;
+  let withTrades = 0;
+  for (let i = 0; i < markets.length; i++) {
+    const e = markets[i]!;
     const v = e.volumePerSec ?? 0;
+    const blind = e.changedFetches + e.unchangedFetches > 0;
+    volumes[i] = v;
+    trades[i] = e.tradesPerSec;
     if (v > 0) {
       allVolume += v;
       minVolume = Math.min(minVolume, v);
+      if (blind) withVolume += 1;
     }
-    // Only evidence that bounds the rate both ways: a market whose every fetch found a change
-    // (or none did) says only that its rate is above (below) what its fetches can tell, and at a
-    // low budget the busiest books' fetches all find one; calibrated on them, the ratio, and with
-    // it every prior, came out low (bench/capture.ts at 60 requests a minute).
-    if (e.changedFetches + e.unchangedFetches < CALIBRATION_FETCHES || e.changedFetches === 0 || e.unchangedFetches === 0) continue;
-    if (!(v > 0) && !(e.tradesPerSec > 0)) continue;
-    const rate = ownRate(e, options.shape ?? Infinity);
-    if (v > 0) {
-      rateOfVolume += rate;
-      volumeSum += v;
-    }
-    if (e.tradesPerSec > 0) {
-      rateOfTrades += rate;
-      tradeSum += e.tradesPerSec;
-    }
+    if (blind && e.tradesPerSec > 0) withTrades += 1;
   }
-  const perVolume = volumeSum > 0 ? rateOfVolume / volumeSum : allVolume > 0 ? options.fallbackTotalPerSec / allVolume : 0;
-  const perTrade = tradeSum > 0 ? rateOfTrades / tradeSum : 0;
+  const fittedPerVolume = fitRatio(markets, volumes, withVolume);
+  const perVolume = fittedPerVolume > 0 ? fittedPerVolume : allVolume > 0 ? options.fallbackTotalPerSec / allVolume : 0;
+  const perTrade = fitRatio(markets, trades, withTrades);
   const least = Number.isFinite(minVolume) ? minVolume : 0;
   const priors = new Float64Array(markets.length);
   for (let i = 0; i < markets.length; i++) {
-    const { volumePerSec: v, tradesPerSec } = markets[i]!;
-    const prior = perTrade > 0 && tradesPerSec > 0 ? perTrade * tradesPerSec : perVolume * (v !== null && v > 0 ? v : least);
+    const v = volumes[i]!;
+    const prior = perTrade > 0 && trades[i]! > 0 ? perTrade * trades[i]! : perVolume * (v > 0 ? v : least);
     priors[i] = Math.max(options.floorPerSec, prior);
   }
   return priors;
