@@ -7,12 +7,12 @@
  * changed ones are taken at their mean interval m, C·ln(1 − e^(−λm)). A market's intervals are
  * uneven (a sweep bunches its fetches, a signal brings one forward) and its unchanged fetches are
  * mostly the short ones: an estimate that took every interval as the mean of all (the unchanged
- * share q at mean interval m̄, −ln(q)/m̄) put the busiest book of bench/capture.ts at 0.5× its rate
- * at 60 requests a minute, where two fetches 2 s after another had found no change; the split
- * sums give the same estimate as that one for even intervals and keep the short ones short. The
- * changed intervals taken at their mean still bias it low where they spread (0.82× for
- * exponentially spread intervals at λ·m̄ = 2), less than a correction of all the markets by one
- * fitted spread did wrong where a market's spread was not the common one.
+ * share q at mean interval m̄, −ln(q)/m̄) put the busiest book of bench/capture.ts at 0.54× its
+ * rate at 60 requests a minute, where two fetches 2 and 3 s after another had found no change
+ * (bench/README.md; one spread fitted for all markets' intervals, the correction before, found
+ * them even there). The split sums give the same estimate as that one for even intervals and keep
+ * the short ones short. The changed intervals taken at their mean still bias it low where they
+ * spread (0.82× for exponentially spread intervals at λ·m̄ = 2).
  *
  * A prior rate λ₀ enters as PRIOR_FETCHES pseudo-fetches at the market's own mean interval,
  * unchanged in the share λ₀ gives, so that it weighs as much as a fetch or two of the market's own,
@@ -101,7 +101,10 @@ function blindScore(e: FetchEvidence, blindPerSec: number): { score: number; slo
   if (!(c > 0 && e.changedIntervalSec > 0)) return { score: -Math.max(0, e.unchangedIntervalSec), slope: 0 };
   const m = e.changedIntervalSec / c;
   const em1 = Math.expm1(blindPerSec * m);
-  return { score: e.changedIntervalSec / em1 - Math.max(0, e.unchangedIntervalSec), slope: -(e.changedIntervalSec * m * (em1 + 1)) / (em1 * em1) };
+  return {
+    score: e.changedIntervalSec / em1 - Math.max(0, e.unchangedIntervalSec),
+    slope: -(e.changedIntervalSec * m * (em1 + 1)) / (em1 * em1),
+  };
 }
 
 /**
@@ -184,9 +187,10 @@ const CALIBRATION_SAMPLE = 2_000;
  * found a change as bounds. The ratio of the markets' own rates to their fills, the calibration
  * before, took each rate as known and needed both outcomes of each market: at 60 requests a
  * minute the few that had both were busy books whose one unchanged fetch had come seconds after
- * another, and it came out 1.54 against a true 2.15, this fit 2.0 (bench/README.md). 0 when the
- * evidence cannot tell (no unchanged or no changed blind fetch). Newton's steps on ln ρ within a
- * bracket, halving it where they leave it. Pure.
+ * another, and it came out 1.4–2.0 in three runs where this fit gave 2.2–2.4, the true ratio of
+ * content changes to fills 2.0–2.1 (bench/README.md). 0 when the evidence cannot tell (no
+ * unchanged or no changed blind fetch). Newton's steps on ln ρ within a bracket, halving it where
+ * they leave it. Pure.
  */
 function fitRatio(markets: readonly FetchEvidence[], measure: Float64Array, eligible: number): number {
   if (eligible === 0) return 0;

@@ -99,7 +99,7 @@ describe('estimateChangeRate', () => {
     expect(priors[2]! / 0.2).toBeLessThan(1.1);
   });
 
-  it('fits the ratio of changes to fills on every market\'s blind fetches, busy books whose every fetch changed among them', () => {
+  it("fits the ratio of changes to fills on every market's blind fetches, busy books whose every fetch changed among them", () => {
     // 40 markets of Zipf rates, two changes a fill, 15 fetches each every 14 s, a quarter 2 s after
     // the fetch before: the busy books' fetches nearly all find a change, and few markets have both outcomes.
     for (const seed of [1, 2, 3, 4, 5]) {

@@ -152,7 +152,7 @@ describe('estimateChangeRate', () => {
     }
   });
 
-  it('does not let a busy book\'s fetches seconds after another set its rate', () => {
+  it("does not let a busy book's fetches seconds after another set its rate", () => {
     // A book changing every 2.5 s, fetched every 14 s and a fifth of the time 2 s after the fetch before.
     const rng = Rng.seeded(13);
     const e = { ...NO_EVIDENCE };
