@@ -21,10 +21,14 @@ function candidate(marketId: string, over: Partial<BookCandidate> = {}): BookCan
   };
 }
 
-/** Evidence of `fetches` fetches every `intervalSec` of a book changing at `rate`/s, drawn from `rng`. */
-function evidence(rng: Rng, rate: number, intervalSec: number, fetches: number): Partial<BookCandidate> {
+/**
+ * Evidence of `fetches` fetches of a book changing at `rate`/s, drawn from `rng`, every
+ * `interval` seconds (or each `interval()` after the one before).
+ */
+function evidence(rng: Rng, rate: number, interval: number | (() => number), fetches: number): FetchEvidence {
   const e = { ...NO_EVIDENCE };
   for (let k = 0; k < fetches; k++) {
+    const intervalSec = typeof interval === 'number' ? interval : interval();
     if (rng.next() < 1 - Math.exp(-rate * intervalSec)) {
       e.changedFetches += 1;
       e.changedIntervalSec += intervalSec;
@@ -106,19 +110,7 @@ describe('estimateChangeRate', () => {
       const rng = Rng.seeded(seed);
       const markets = Array.from({ length: 40 }, (_, i) => {
         const rate = 0.5 / (i + 1);
-        const e = { ...NO_EVIDENCE, volumePerSec: 1, tradesPerSec: rate / 2 };
-        for (let k = 0; k < 15; k++) {
-          const intervalSec = rng.next() < 0.25 ? 2 : 14;
-          const changed = rng.next() < -Math.expm1(-rate * intervalSec);
-          if (changed) {
-            e.changedFetches += 1;
-            e.changedIntervalSec += intervalSec;
-          } else {
-            e.unchangedFetches += 1;
-            e.unchangedIntervalSec += intervalSec;
-          }
-        }
-        return e;
+        return { ...evidence(rng, rate, () => (rng.next() < 0.25 ? 2 : 14), 15), volumePerSec: 1, tradesPerSec: rate / 2 };
       });
       const priors = priorRates(markets, { fallbackTotalPerSec: 1, floorPerSec: 1e-9 });
       const ratio = priors[0]! / markets[0]!.tradesPerSec;

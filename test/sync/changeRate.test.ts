@@ -17,16 +17,16 @@ function intervalOf(rng: Rng, meanSec: number, shape: number): number {
 }
 
 /**
- * What `fetches` fetches of a book changing as a Poisson process of rate `rate`/s find: the
- * changes are drawn as a process in time (exponential gaps), and a fetch finds a change when one
- * fell since the fetch before.
+ * What `fetches` fetches of a book changing as a Poisson process of rate `rate`/s find, each
+ * `nextIntervalSec()` after the one before: the changes are drawn as a process in time
+ * (exponential gaps), and a fetch finds a change when one fell since the fetch before.
  */
-function poissonEvidence(rng: Rng, rate: number, meanIntervalSec: number, fetches: number, shape: number): FetchEvidence {
+function evidenceAt(rng: Rng, rate: number, fetches: number, nextIntervalSec: () => number): FetchEvidence {
   const e = { ...NO_EVIDENCE };
   let t = 0;
   let nextChange = exponential(rng) / rate;
   for (let k = 0; k < fetches; k++) {
-    const interval = intervalOf(rng, meanIntervalSec, shape);
+    const interval = nextIntervalSec();
     t += interval;
     if (nextChange <= t) {
       e.changedFetches += 1;
@@ -38,6 +38,11 @@ function poissonEvidence(rng: Rng, rate: number, meanIntervalSec: number, fetche
     }
   }
   return e;
+}
+
+/** The same with intervals of mean `meanIntervalSec`, evenly spaced or gamma-distributed (intervalOf). */
+function poissonEvidence(rng: Rng, rate: number, meanIntervalSec: number, fetches: number, shape: number): FetchEvidence {
+  return evidenceAt(rng, rate, fetches, () => intervalOf(rng, meanIntervalSec, shape));
 }
 
 /**
@@ -155,22 +160,7 @@ describe('estimateChangeRate', () => {
   it("does not let a busy book's fetches seconds after another set its rate", () => {
     // A book changing every 2.5 s, fetched every 14 s and a fifth of the time 2 s after the fetch before.
     const rng = Rng.seeded(13);
-    const e = { ...NO_EVIDENCE };
-    let t = 0;
-    let nextChange = exponential(rng) / 0.4;
-    for (let k = 0; k < 20_000; k++) {
-      const interval = rng.next() < 0.2 ? 2 : 14;
-      t += interval;
-      const changed = nextChange <= t;
-      while (nextChange <= t) nextChange += exponential(rng) / 0.4;
-      if (changed) {
-        e.changedFetches += 1;
-        e.changedIntervalSec += interval;
-      } else {
-        e.unchangedFetches += 1;
-        e.unchangedIntervalSec += interval;
-      }
-    }
+    const e = evidenceAt(rng, 0.4, 20_000, () => (rng.next() < 0.2 ? 2 : 14));
     expect(estimateChangeRate(e, 0.04) / 0.4).toBeGreaterThan(0.75);
     const fetches = e.changedFetches + e.unchangedFetches;
     const meanSec = (e.changedIntervalSec + e.unchangedIntervalSec) / fetches;
