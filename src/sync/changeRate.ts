@@ -222,11 +222,10 @@ function fitRatio(markets: readonly FetchEvidence[], measure: Float64Array, elig
     for (const i of sample) {
       const e = markets[i]!;
       const x = measure[i]!;
-      const total = ratio * x;
-      const sigma = signalledRate(e);
-      const floored = total - sigma < LEAST_BLIND_PRIOR_SHARE * total;
-      const dbdr = floored ? LEAST_BLIND_PRIOR_SHARE * x : x;
-      const s = blindScore(e, floored ? LEAST_BLIND_PRIOR_SHARE * total : total - sigma);
+      const blind = blindPrior(e, ratio * x);
+      // Its slope in ρ: x, or the floor's share of it where the floor holds.
+      const dbdr = blind > ratio * x - signalledRate(e) ? LEAST_BLIND_PRIOR_SHARE * x : x;
+      const s = blindScore(e, blind);
       sum += dbdr * s.score;
       slope += dbdr * dbdr * s.slope;
     }
