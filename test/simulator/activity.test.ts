@@ -5,8 +5,12 @@ import { World } from '../../src/simulator/index.js';
 describe('heavy-tailed activity', () => {
   it('changes books at Zipf rates, some moving the listed prices and some only deeper levels, and records every state', () => {
     const world = new World({ seed: 5, markets: 300, shape: 'live', newEventsPerDay: 0, activity: { busiestPerSec: 0.5, topShare: 0.5 } });
-    const open = world.markets().filter((m) => m.status === 'open');
+    const open = world.markets().filter((m) => m.status === 'open' && m.hasBook);
     const rates = open.map((m) => world.activity!.rateOf(m.marketId)!).sort((a, b) => b - a);
+    // A market without a book is not tradable: it draws no activity and no truth.
+    const bookless = world.markets().filter((m) => m.status === 'open' && !m.hasBook);
+    expect(bookless.length).toBeGreaterThan(0);
+    for (const m of bookless) expect(world.activity!.rateOf(m.marketId)).toBeUndefined();
     expect(rates[0]).toBeCloseTo(0.5, 9);
     expect(rates[9]).toBeCloseTo(0.05, 9);
     const initial = world.activity!.truth.entries().length;
@@ -14,6 +18,7 @@ describe('heavy-tailed activity', () => {
 
     for (let s = 0; s < 1200; s++) world.step(1);
     const entries = world.activity!.truth.entries().slice(initial);
+    expect(entries.filter((e) => bookless.some((m) => m.marketId === e.marketId))).toEqual([]);
     const busiest = open.find((m) => world.activity!.rateOf(m.marketId) === rates[0])!.marketId;
     const changesOf = (id: string) => entries.filter((e) => e.marketId === id).length;
     // 600 changes expected at 0.5/s over 1,200 s.
@@ -40,13 +45,15 @@ describe('heavy-tailed activity', () => {
 
   it('gives traded volume and volume24hr in proportion to activity', () => {
     const world = new World({ seed: 9, markets: 400, shape: 'live', activity: { busiestPerSec: 1 } });
-    const open = world.markets().filter((m) => m.status === 'open' && world.nowSec - m.openTimeSec > 86_400);
+    const open = world.markets().filter((m) => m.status === 'open' && m.hasBook && world.nowSec - m.openTimeSec > 86_400);
     const perSec = (m: (typeof open)[number]) => m.volumeCenti / 100 / (world.nowSec - m.openTimeSec);
     const ratio = open.map((m) => perSec(m) / world.activity!.rateOf(m.marketId)!);
     // Each market's volume per second over its rate is the same (mean contracts a change x topShare) to rounding.
     const mean = ratio.reduce((a, b) => a + b, 0) / ratio.length;
     for (const r of ratio) expect(Math.abs(r - mean) / mean).toBeLessThan(0.05);
-    const events = world.events().filter((e) => e.isActive && e.marketIds.length === 1);
+    const events = world
+      .events()
+      .filter((e) => e.isActive && e.marketIds.length === 1 && world.activity!.rateOf(e.marketIds[0]!) !== undefined);
     const body = (id: string) => world.eventBody(id) as { volume24hr: string };
     const busy = events.reduce((a, b) => (world.activity!.rateOf(a.marketIds[0]!)! > world.activity!.rateOf(b.marketIds[0]!)! ? a : b));
     const quiet = events.reduce((a, b) => (world.activity!.rateOf(a.marketIds[0]!)! < world.activity!.rateOf(b.marketIds[0]!)! ? a : b));

@@ -1,6 +1,6 @@
 /**
  * Heavy-tailed activity, on request (WorldOptions.activity): each open market's book changes as a
- * Poisson process whose rate follows a Zipf law over the markets (the busiest at
+ * Poisson process whose rate follows a Zipf law over the tradable markets (the busiest at
  * `busiestPerSec`, the k-th at busiestPerSec / k^zipfExponent), in place of the default world's
  * uniform trades. A change is a trade (`topShare` of them: the listed prices and volume move, as
  * trade.ts does) or a change of the book alone (new levels behind the same best prices, which
@@ -64,8 +64,9 @@ export class Activity {
     this.#o = validateActivity(options);
     this.truth = new TruthLog(this.#o.truthLimit);
     this.#rng = Rng.seeded(hash32(state.seed, 'activity'));
-    // A random order of the open markets gives their Zipf ranks.
-    const open = [...state.openMarkets];
+    // A random order of the open markets gives their Zipf ranks. A market without a book is not
+    // tradable (wire.ts's isTradable): nothing can fill against it, so it draws no activity.
+    const open = [...state.openMarkets].filter((m) => m.hasBook);
     for (let i = open.length - 1; i > 0; i--) {
       const j = Math.floor(this.#rng.next() * (i + 1));
       [open[i], open[j]] = [open[j]!, open[i]!];
@@ -81,7 +82,7 @@ export class Activity {
 
   /** Applies the changes due by `untilSec` in time order (state.nowSec is already there); adds the markets that traded. */
   advance(state: WorldState, untilSec: number, traded: Set<string>): void {
-    for (const m of state.openMarkets) if (!this.#rates.has(m.marketId)) this.#admit(state, m, this.#rng.int(1, this.#ranks));
+    for (const m of state.openMarkets) if (m.hasBook && !this.#rates.has(m.marketId)) this.#admit(state, m, this.#rng.int(1, this.#ranks));
     for (let due = this.#queue.popDue(untilSec); due; due = this.#queue.popDue(untilSec)) {
       const m = state.marketsById.get(due.id)!;
       if (m.status !== 'open') continue;
