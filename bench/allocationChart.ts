@@ -27,6 +27,7 @@ const candidates: BookCandidate[] = Array.from(rates, (rate, i) => {
     changedFetches: changed,
     unchangedFetches: 1000 - changed,
     changedIntervalSec: changed * 10,
+    changedIntervalSqSec: changed * 100,
     unchangedIntervalSec: (1000 - changed) * 10,
     signalledFetches: 0,
     signalledChangedFetches: 0,

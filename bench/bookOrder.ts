@@ -43,6 +43,8 @@ function candidates(n: number, nowMs: number): BookCandidate[] {
       unchangedFetches: fetches - changed,
       // Uneven intervals, as a sweep's are: a long one more often finds a change.
       changedIntervalSec: changed * 75,
+      // Spread as a gamma law of shape 2 (E[Δ²] = m²·(1 + 1/2)): every market with two changed fetches fits it.
+      changedIntervalSqSec: changed * 75 * 75 * 1.5,
       unchangedIntervalSec: (fetches - changed) * 45,
       signalledFetches: 0,
       signalledChangedFetches: 0,

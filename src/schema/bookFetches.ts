@@ -23,6 +23,11 @@ export const bookFetches = predictionSchema.table('book_fetches', {
   unchangedFetches: integer('unchanged_fetches').notNull().default(0),
   /** Sum of the times since the fetch before, over the changed fetches. */
   changedIntervalSec: doublePrecision('changed_interval_sec').notNull().default(0),
+  /**
+   * Sum of the squares of the same times, over the changed fetches: with the sum and the count,
+   * their spread, which the rate's estimate needs (src/sync/changeRate.ts).
+   */
+  changedIntervalSqSec: doublePrecision('changed_interval_sq_sec').notNull().default(0),
   /** Sum of the times since the fetch before, over the unchanged fetches. */
   unchangedIntervalSec: doublePrecision('unchanged_interval_sec').notNull().default(0),
   /** Fetches after the first that a change signal brought forward; not in the two counts above. */

@@ -10,6 +10,7 @@ export const NO_EVIDENCE: Readonly<FetchEvidence> = {
   changedFetches: 0,
   unchangedFetches: 0,
   changedIntervalSec: 0,
+  changedIntervalSqSec: 0,
   unchangedIntervalSec: 0,
   signalledFetches: 0,
   signalledChangedFetches: 0,

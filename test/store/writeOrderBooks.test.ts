@@ -211,7 +211,8 @@ describe('writeOrderBooks', () => {
     const evidence = async () =>
       (
         await db.sql<{ market_id: string; last_fetched_at: Date }[]>`
-          select market_id, last_fetched_at, fetches, changed_fetches, unchanged_fetches, changed_interval_sec, unchanged_interval_sec
+          select market_id, last_fetched_at, fetches, changed_fetches, unchanged_fetches, changed_interval_sec, changed_interval_sq_sec,
+                 unchanged_interval_sec
           from prediction.book_fetches order by market_id`
       ).map(({ last_fetched_at, ...rest }) => ({ ...rest, at: last_fetched_at.toISOString() }));
     const a = book('M1', [['60', '10']], []);
@@ -227,6 +228,7 @@ describe('writeOrderBooks', () => {
         changed_fetches: 1,
         unchanged_fetches: 1,
         changed_interval_sec: 180,
+        changed_interval_sq_sec: 180 * 180,
         unchanged_interval_sec: 60,
       },
       {
@@ -236,6 +238,7 @@ describe('writeOrderBooks', () => {
         changed_fetches: 0,
         unchanged_fetches: 0,
         changed_interval_sec: 0,
+        changed_interval_sq_sec: 0,
         unchanged_interval_sec: 0,
       },
     ];
@@ -257,7 +260,12 @@ describe('writeOrderBooks', () => {
     expect(await evidence()).toEqual(counted);
     // The next fetch counts from the last one that was.
     await write([book('M1', [['60', '13']], [])], t(6));
-    expect((await evidence())[0]).toMatchObject({ fetches: 4, changed_fetches: 2, changed_interval_sec: 180 + 120 });
+    expect((await evidence())[0]).toMatchObject({
+      fetches: 4,
+      changed_fetches: 2,
+      changed_interval_sec: 180 + 120,
+      changed_interval_sq_sec: 180 * 180 + 120 * 120,
+    });
   });
 
   it('counts a fetch a change signal brought forward apart from the blind ones, changed or not, with its lag', async () => {

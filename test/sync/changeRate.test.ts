@@ -31,6 +31,7 @@ function evidenceAt(rng: Rng, rate: number, fetches: number, nextIntervalSec: ()
     if (nextChange <= t) {
       e.changedFetches += 1;
       e.changedIntervalSec += interval;
+      e.changedIntervalSqSec += interval * interval;
       while (nextChange <= t) nextChange += exponential(rng) / rate;
     } else {
       e.unchangedFetches += 1;
@@ -74,6 +75,7 @@ function signalledEvidence(
     } else if (changed) {
       e.changedFetches += 1;
       e.changedIntervalSec += at - t;
+      e.changedIntervalSqSec += (at - t) ** 2;
     } else {
       e.unchangedFetches += 1;
       e.unchangedIntervalSec += at - t;
@@ -133,7 +135,7 @@ describe('estimateChangeRate', () => {
     }
   });
 
-  it('keeps the short unchanged fetches of unevenly spaced ones short: near the rate, where the mean interval of all falls well below it', () => {
+  it('keeps the short unchanged fetches of unevenly spaced ones short and takes the spread of the changed ones: near the rate', () => {
     const rng = Rng.seeded(12);
     /** The estimate that takes every interval as the mean of all: −ln(q)/m̄. */
     const meanIntervalRate = (e: FetchEvidence) => {
@@ -148,10 +150,13 @@ describe('estimateChangeRate', () => {
       ] as const) {
         const e = poissonEvidence(rng, rate, interval, 40_000, shape);
         const ratio = estimateChangeRate(e, rate / 10) / rate;
-        const label = `shape ${shape}, rate ${rate}, interval ${interval}: ratio ${ratio}`;
-        // The changed intervals taken at their mean: low where they spread (0.82 at shape 1, λm̄ = 2).
-        expect(ratio, label).toBeGreaterThan(0.8);
+        // The changed intervals taken at their mean, their spread unknown: low where they spread (0.82 at shape 1, λm̄ = 2).
+        const atMean = estimateChangeRate({ ...e, changedIntervalSqSec: 0 }, rate / 10) / rate;
+        const label = `shape ${shape}, rate ${rate}, interval ${interval}: ratio ${ratio}, at the mean ${atMean}`;
+        expect(ratio, label).toBeGreaterThan(0.95);
         expect(ratio, label).toBeLessThan(1.03);
+        expect(atMean, label).toBeLessThanOrEqual(ratio);
+        if (shape === 1 && interval === 4) expect(atMean, label).toBeLessThan(0.85);
         expect(ratio - meanIntervalRate(e) / rate, label).toBeGreaterThan(0.02);
       }
     }
@@ -161,7 +166,8 @@ describe('estimateChangeRate', () => {
     // A book changing every 2.5 s, fetched every 14 s and a fifth of the time 2 s after the fetch before.
     const rng = Rng.seeded(13);
     const e = evidenceAt(rng, 0.4, 20_000, () => (rng.next() < 0.2 ? 2 : 14));
-    expect(estimateChangeRate(e, 0.04) / 0.4).toBeGreaterThan(0.75);
+    expect(estimateChangeRate(e, 0.04) / 0.4).toBeGreaterThan(0.82);
+    expect(estimateChangeRate({ ...e, changedIntervalSqSec: 0 }, 0.04) / 0.4).toBeLessThan(0.8);
     const fetches = e.changedFetches + e.unchangedFetches;
     const meanSec = (e.changedIntervalSec + e.unchangedIntervalSec) / fetches;
     expect(-Math.log(e.unchangedFetches / fetches) / meanSec / 0.4).toBeLessThan(0.6);

@@ -27,6 +27,7 @@ export interface BookCandidateRow {
   changedFetches: number;
   unchangedFetches: number;
   changedIntervalSec: number;
+  changedIntervalSqSec: number;
   unchangedIntervalSec: number;
   signalledFetches: number;
   signalledChangedFetches: number;
@@ -65,6 +66,7 @@ export async function selectBookCandidates(
       (extract(epoch from m.${sql(m.closeTime)}) * 1000)::float8 as "closeTimeMs",
       coalesce(f.${sql(f.changedFetches)}, 0) as "changedFetches", coalesce(f.${sql(f.unchangedFetches)}, 0) as "unchangedFetches",
       coalesce(f.${sql(f.changedIntervalSec)}, 0) as "changedIntervalSec",
+      coalesce(f.${sql(f.changedIntervalSqSec)}, 0) as "changedIntervalSqSec",
       coalesce(f.${sql(f.unchangedIntervalSec)}, 0) as "unchangedIntervalSec",
       coalesce(f.${sql(f.signalledFetches)}, 0) as "signalledFetches",
       coalesce(f.${sql(f.signalledChangedFetches)}, 0) as "signalledChangedFetches",

@@ -163,10 +163,10 @@ async function compareWithLatest(sql: Queryable, observed: readonly HashedOrderB
 /**
  * The CTEs that count each fetch in its market's prediction.book_fetches row, from `compared`
  * (a row a book: market_id, observed_at, signalled, signalled_at, is_new): a market's first fetch
- * makes the row; a later one adds to the changed count (its book became a new snapshot) or the
- * unchanged one, with the time since the fetch before, or, brought forward by a change signal, to
- * the signalled counts (a found change also to signalled_changed_fetches) with its lag behind the
- * signal. A fetch not after the market's latest (a late answer, or the same batch written again
+ * makes the row; a later one adds to the changed count (its book became a new snapshot), with the
+ * time since the fetch before and its square, or to the unchanged one, with that time, or, brought
+ * forward by a change signal, to the signalled counts (a found change also to
+ * signalled_changed_fetches) with its lag behind the signal. A fetch not after the market's latest (a late answer, or the same batch written again
  * after a crash) is not counted, so the row only moves forward and a rerun counts nothing twice.
  * Part of the comparison's statement: no statement or round trip of its own, and it can never
  * disagree with the snapshots. The update changes no indexed column, so with the table's free
@@ -185,6 +185,8 @@ function countFetches(sql: Queryable) {
         ${sql(fetchCol.signalledChangedFetches)} = f.${sql(fetchCol.signalledChangedFetches)} + (c.is_new and c.signalled)::int,
         ${sql(fetchCol.changedIntervalSec)} = f.${sql(fetchCol.changedIntervalSec)}
           + case when c.is_new and not c.signalled then ${intervalSec} else 0 end,
+        ${sql(fetchCol.changedIntervalSqSec)} = f.${sql(fetchCol.changedIntervalSqSec)}
+          + case when c.is_new and not c.signalled then ${intervalSec} ^ 2 else 0 end,
         ${sql(fetchCol.unchangedIntervalSec)} = f.${sql(fetchCol.unchangedIntervalSec)}
           + case when not c.is_new and not c.signalled then ${intervalSec} else 0 end,
         ${sql(fetchCol.signalledIntervalSec)} = f.${sql(fetchCol.signalledIntervalSec)}
