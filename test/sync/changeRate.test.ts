@@ -193,6 +193,18 @@ describe('estimateChangeRate', () => {
     expect(estimateChangeRate(e, 50) / alone).toBeLessThan(1.15);
   });
 
+  it('takes a market whose every blind fetch found a change at its prior, or at the rate those fetches bound it from below', () => {
+    // 20 fetches 10 s apart, every one changed: even odds at b = −ln(1 − 2^(−1/20))/10, about 0.34/s.
+    const e = { ...NO_EVIDENCE, changedFetches: 20, changedIntervalSec: 200, changedIntervalSqSec: 2000 };
+    const bound = -Math.log(1 - 2 ** (-1 / 20)) / 10;
+    expect(bound).toBeCloseTo(0.34, 2);
+    expect(estimateChangeRate(e, 0.4)).toBe(0.4);
+    expect(estimateChangeRate(e, 0.05)).toBeCloseTo(bound, 12);
+    // One unchanged fetch 2 s after another says more: the likelihood has its maximum, above the prior.
+    const withUnchanged = { ...e, unchangedFetches: 1, unchangedIntervalSec: 2 };
+    expect(estimateChangeRate(withUnchanged, 0.4)).toBeGreaterThan(0.4);
+  });
+
   it('leaves the prior where the fetches find no change in the share it gives', () => {
     const q = Math.exp(-0.2 * 5);
     const e = {
