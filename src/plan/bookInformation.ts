@@ -91,14 +91,15 @@ function allFetches(e: BookCandidate): BookCandidate {
  *
  * The changes a signal tells are stored a lag after it, not at the next fetch in turn: each
  * market's told changes come at its signalled rate (changeRate.ts's signalledRate, the signals
- * the sweep acted on), are stored the mean signal lag after them, and the rest of its rate waits
- * for the next fetch (fetchAllocation.ts's toldFreshShare). Taken as waiting like the others, as
- * if fetch times did not depend on the changes, they put the prediction at 0.87× the measured Fv
- * at 600 requests a minute (bench/README.md), where a quiet book's fill was stored 5–6 s after it
- * and its other changes at its next fetch, a minute or more away. Allocated the whole budget, as
- * if the signalled fetches took no share of it, it came out at 1.13× and 1.31× at 60 requests a
- * minute (bench/README.md), where they are about half of them. At another rate than the measured one,
- * the signals are taken as acted on as much, up to MOST_SIGNALLED_SHARE of the fetches. Pure.
+ * the sweep acted on), each fetched the mean signal lag after it, and the rest of its rate waits
+ * for the next fetch, the sweep's next blind one coming a planned interval after the last fetch
+ * of either kind (fetchAllocation.ts's toldFreshShare). Taken as waiting like the others, as if
+ * fetch times did not depend on the changes, they put the prediction at 0.87× the measured Fv at
+ * 600 requests a minute (bench/README.md), where a quiet book's fill was stored 5–6 s after it and
+ * its other changes at its next fetch, a minute or more away. Allocated the whole budget, as if
+ * the signalled fetches took no share of it, it came out at 1.13× and 1.31× at 60 requests a
+ * minute (bench/README.md), where they are about half of them. At another rate than the measured
+ * one, the signals are taken as acted on as much, up to MOST_SIGNALLED_SHARE of the fetches. Pure.
  */
 export function bookInformation(
   candidates: readonly BookCandidate[],
