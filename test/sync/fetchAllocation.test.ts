@@ -60,7 +60,7 @@ function simulated(
 describe('toldFreshShare', () => {
   it('is the fresh share of the untold changes alone when told ones are stored at once, with no told change that of the blind fetches', () => {
     for (const shape of [Infinity, 3, 1]) {
-      // Stored at once, a told change is a fetch at a Poisson time: E[e^(−u·A)] with A the least of the two ages.
+      // Stored at once, a told change is a fetch at once: nothing untold, always fresh.
       expect(toldFreshShare(0, 0.03, 0, 0.05, shape)).toBe(1);
       expect(toldFreshShare(0.02, 0, 5, 0.05, shape)).toBe(freshShare(0.02, 0.05, shape));
       // No blind fetch (the told changes' fetches are all of them): a Poisson process of their rate.
