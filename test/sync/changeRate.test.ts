@@ -4,17 +4,7 @@ import { Rng } from '../../src/simulator/world/prng.js';
 import { estimateChangeRate, type FetchEvidence, intervalShape } from '../../src/sync/changeRate.js';
 import { freshShare } from '../../src/sync/fetchAllocation.js';
 import { NO_EVIDENCE } from '../helpers/domainFixtures.js';
-
-/** An exponential draw of mean 1. */
-const exponential = (rng: Rng) => -Math.log(1 - rng.next());
-
-/** Fetch intervals of mean `meanSec`: evenly spaced (shape Infinity) or gamma-distributed of a whole shape. */
-function intervalOf(rng: Rng, meanSec: number, shape: number): number {
-  if (!Number.isFinite(shape)) return meanSec;
-  let sum = 0;
-  for (let k = 0; k < shape; k++) sum += exponential(rng);
-  return (sum / shape) * meanSec;
-}
+import { intervalOf } from '../helpers/intervalOf.js';
 
 /**
  * What `fetches` fetches of a book changing as a Poisson process of rate `rate`/s find, each
@@ -24,7 +14,7 @@ function intervalOf(rng: Rng, meanSec: number, shape: number): number {
 function evidenceAt(rng: Rng, rate: number, fetches: number, nextIntervalSec: () => number): FetchEvidence {
   const e = { ...NO_EVIDENCE };
   let t = 0;
-  let nextChange = exponential(rng) / rate;
+  let nextChange = rng.exponential() / rate;
   for (let k = 0; k < fetches; k++) {
     const interval = nextIntervalSec();
     t += interval;
@@ -32,7 +22,7 @@ function evidenceAt(rng: Rng, rate: number, fetches: number, nextIntervalSec: ()
       e.changedFetches += 1;
       e.changedIntervalSec += interval;
       e.changedIntervalSqSec += interval * interval;
-      while (nextChange <= t) nextChange += exponential(rng) / rate;
+      while (nextChange <= t) nextChange += rng.exponential() / rate;
     } else {
       e.unchangedFetches += 1;
       e.unchangedIntervalSec += interval;
@@ -61,8 +51,8 @@ function signalledEvidence(
 ): FetchEvidence {
   const e = { ...NO_EVIDENCE };
   let t = 0;
-  let nextSignal = exponential(rng) / rates.signalledPerSec;
-  let nextOther = exponential(rng) / rates.otherPerSec;
+  let nextSignal = rng.exponential() / rates.signalledPerSec;
+  let nextOther = rng.exponential() / rates.otherPerSec;
   for (let k = 0; k < fetches; k++) {
     const signalled = nextSignal + delaySec < t + blindIntervalSec;
     const at = signalled ? nextSignal + delaySec : t + blindIntervalSec;
@@ -80,8 +70,8 @@ function signalledEvidence(
       e.unchangedFetches += 1;
       e.unchangedIntervalSec += at - t;
     }
-    while (nextSignal <= at) nextSignal += exponential(rng) / rates.signalledPerSec;
-    while (nextOther <= at) nextOther += exponential(rng) / rates.otherPerSec;
+    while (nextSignal <= at) nextSignal += rng.exponential() / rates.signalledPerSec;
+    while (nextOther <= at) nextOther += rng.exponential() / rates.otherPerSec;
     t = at;
   }
   return e;

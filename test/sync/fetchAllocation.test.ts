@@ -2,9 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { Rng } from '../../src/simulator/world/prng.js';
 import { freshShare, toldFreshShare } from '../../src/sync/fetchAllocation.js';
-
-/** An exponential draw of mean 1. */
-const exponential = (rng: Rng) => -Math.log(1 - rng.next());
+import { intervalOf } from '../helpers/intervalOf.js';
 
 /**
  * A simulated book over `horizonSec`: untold changes as a Poisson process, told ones as another,
@@ -21,18 +19,13 @@ function simulated(
   shape: number,
   horizonSec: number,
 ): { share: number; fetchesPerSec: number } {
-  const interval = () => {
-    if (!Number.isFinite(shape)) return blindMeanSec;
-    let sum = 0;
-    for (let k = 0; k < shape; k++) sum += exponential(rng);
-    return (sum / shape) * blindMeanSec;
-  };
+  const interval = () => intervalOf(rng, blindMeanSec, shape);
   const changes: number[] = [];
   const toldFetches: number[] = [];
-  for (let t = exponential(rng) / rates.untold; t < horizonSec; t += exponential(rng) / rates.untold) changes.push(t);
-  for (let t = exponential(rng) / rates.told; t < horizonSec; t += exponential(rng) / rates.told) {
+  for (let t = rng.exponential() / rates.untold; t < horizonSec; t += rng.exponential() / rates.untold) changes.push(t);
+  for (let t = rng.exponential() / rates.told; t < horizonSec; t += rng.exponential() / rates.told) {
     changes.push(t);
-    toldFetches.push(t + (lag.fixed ? lag.sec : exponential(rng) * lag.sec));
+    toldFetches.push(t + (lag.fixed ? lag.sec : rng.exponential() * lag.sec));
   }
   changes.sort((a, b) => a - b);
   toldFetches.sort((a, b) => a - b);

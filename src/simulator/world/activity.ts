@@ -122,7 +122,7 @@ export class Activity {
 
   #schedule(m: SimMarket, fromSec: number): void {
     const rate = this.#rates.get(m.marketId)!;
-    this.#queue.push({ atSec: fromSec - Math.log(1 - this.#rng.next()) / rate, kind: 'change', id: m.marketId });
+    this.#queue.push({ atSec: fromSec + this.#rng.exponential() / rate, kind: 'change', id: m.marketId });
   }
 
   #record(state: WorldState, m: SimMarket, movedTop: boolean): void {

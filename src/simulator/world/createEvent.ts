@@ -38,7 +38,7 @@ function outcomesFor(draft: EventDraft, count: number | undefined, max: number) 
 function midCents(state: WorldState, n: number, multipleWinners: boolean): number[] {
   const { rng } = state;
   if (n === 1 || multipleWinners) return Array.from({ length: n }, () => rng.int(4, 96));
-  const weights = Array.from({ length: n }, () => (-Math.log(1 - rng.next())) ** 1.5);
+  const weights = Array.from({ length: n }, () => rng.exponential() ** 1.5);
   const total = weights.reduce((a, b) => a + b, 0);
   return weights.map((w) => clamp(Math.round((100 * w) / total), 1, 98));
 }

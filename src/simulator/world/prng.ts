@@ -54,6 +54,11 @@ export class Rng {
     return min + Math.floor(this.next() * (max - min + 1));
   }
 
+  /** An exponential draw of mean 1: the wait for the next event of a Poisson process of rate 1. */
+  exponential(): number {
+    return -Math.log(1 - this.next());
+  }
+
   chance(probability: number): boolean {
     return this.next() < probability;
   }
