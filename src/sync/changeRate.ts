@@ -101,18 +101,19 @@ export function estimateChangeRate(e: FetchEvidence, priorPerSec: number): numbe
   return Math.max(e.tradesPerSec, signalledRate(e) + blindRate(e, blindPrior(e, priorPerSec)));
 }
 
-/**
- * A market's changed blind intervals as two points: the two-point law that matches the first
- * three moments of a gamma law with their mean and spread (the nodes of Gauss–Laguerre
- * quadrature of order two), shortSec with weight shortShare, longSec with the rest. Both at the
- * mean when the spread is unknown (under two changed fetches) or nil. Pure.
- */
+/** A market's changed blind intervals as two points: shortSec with weight shortShare, longSec with the rest. */
 interface ChangedIntervals {
   shortSec: number;
   longSec: number;
   shortShare: number;
 }
 
+/**
+ * The two points of a market's changed blind intervals of mean `meanSec`: the two-point law that
+ * matches the first three moments of a gamma law with their mean and spread (the nodes of
+ * Gauss–Laguerre quadrature of order two). Both at the mean when the spread is unknown (under two
+ * changed fetches) or nil. Pure.
+ */
 function changedIntervals(e: FetchEvidence, meanSec: number): ChangedIntervals {
   const c = e.changedFetches;
   const variance = c >= 2 ? e.changedIntervalSqSec / c - meanSec * meanSec : 0;
@@ -197,7 +198,7 @@ function blindRate(e: FetchEvidence, priorPerSec: number): number {
   const changed = e.changedFetches + PRIOR_FETCHES * (1 - q0);
   const changedMeanSec = e.changedFetches > 0 && e.changedIntervalSec > 0 ? e.changedIntervalSec / e.changedFetches : meanSec;
   const unchangedSec = Math.max(0, e.unchangedIntervalSec) + PRIOR_FETCHES * q0 * meanSec;
-  // Every fetch changed and the prior as good as certain of it: the prior.
+  // No unchanged second, the prior's included (it is as good as certain of a change): the prior.
   if (!(unchangedSec > 0)) return priorPerSec;
   let rate = Math.log1p((changed * changedMeanSec) / unchangedSec) / changedMeanSec;
   const intervals = changedIntervals(e, changedMeanSec);
