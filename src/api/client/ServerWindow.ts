@@ -17,12 +17,19 @@ export interface ServerWindowSnapshot {
   observedAtMs: number;
 }
 
-interface Known {
-  /** Epoch ms at which the window the latest answer described ends. */
-  resetAtMs: number;
-  /** Its remaining sends after the request numbered `seq`. */
-  remaining: number;
+/** What one answer said of the window: sends left after the request numbered `seq`. */
+interface Told {
   seq: number;
+  remaining: number;
+}
+
+interface Known {
+  /** Epoch ms at which the window the latest answers described ends. */
+  resetAtMs: number;
+  /** Those answers that may still bound the sends, by request number; see #room. */
+  told: Told[];
+  /** What the answer read last said is left, for the snapshot. */
+  lastRemaining: number;
 }
 
 /**
@@ -33,8 +40,9 @@ interface Known {
  * window holds (a fixed window is full again, a sliding one frees one slot at a time), so one
  * request goes first and its answer tells. A server that sends no such headers is not paced here
  * (the configured plan alone applies). The configured plan still applies on top: whichever is
- * tighter wins. Out-of-order answers are read by request number: an answer about an older request
- * never overrides a newer one of the same window.
+ * tighter wins. Requests go out on several connections and reach the server in another order than
+ * they were numbered, so an answer need not count every request numbered before it: while such a
+ * request is unanswered it is taken as counted after (see #room).
  */
 export class ServerWindow {
   /** Sends reserved so far, numbered from 1. */
@@ -46,7 +54,7 @@ export class ServerWindow {
   #requests = 0;
   #windowMs: number | null = null;
   #observedAtMs = 0;
-  /** Send time of each request not yet answered, to estimate the window from the one that opens it. */
+  /** Send time of each request not yet answered: to estimate the window from the one that opens it, and for #room. */
   readonly #sentAtMs = new Map<number, number>();
   readonly #waiters = new Set<() => void>();
 
@@ -90,7 +98,7 @@ export class ServerWindow {
       requests: this.#requests,
       windowSec,
       requestsPerMinute: windowSec === null || windowSec === 0 ? null : (this.#requests * 60) / windowSec,
-      remaining: this.#known.remaining,
+      remaining: this.#known.lastRemaining,
       resetAtMs: this.#known.resetAtMs,
       observedAtMs: this.#observedAtMs,
     };
@@ -114,9 +122,36 @@ export class ServerWindow {
       if (estimate > 0) this.#windowMs = this.#windowMs === null ? estimate : Math.min(this.#windowMs, estimate);
     }
     const known = this.#known;
-    if (!known || resetAt > known.resetAtMs || (resetAt === known.resetAtMs && seq > known.seq)) {
-      this.#known = { resetAtMs: resetAt, remaining, seq };
+    // A window's end only moves forward in the order the server counts; an answer about an earlier one is stale.
+    if (!known || resetAt > known.resetAtMs) {
+      this.#known = { resetAtMs: resetAt, told: [{ seq, remaining }], lastRemaining: remaining };
+    } else if (resetAt === known.resetAtMs) {
+      const at = known.told.findIndex((t) => t.seq > seq);
+      known.told.splice(at === -1 ? known.told.length : at, 0, { seq, remaining });
+      known.lastRemaining = remaining;
     }
+  }
+
+  /**
+   * Sends the known window still has room for, for certain. An answer to request `t` leaves
+   * `remaining` after the requests the server counted up to `t`: every request numbered after `t`
+   * may come on top, and so may any numbered before it and not answered yet. The answer the server
+   * counted last among those read gives a true bound that way; which one that was is not known,
+   * so the least over the window's answers is taken. For two answers `a < b`, b's bound less a's
+   * only grows (the requests between them unanswered only get fewer), so once b's is not the
+   * lower it never will be again and b is dropped: the list stays short.
+   */
+  #room(known: Known): number {
+    const unanswered = [...this.#sentAtMs.keys()];
+    let least = Number.POSITIVE_INFINITY;
+    known.told = known.told.filter((t) => {
+      const earlierUnanswered = unanswered.filter((seq) => seq < t.seq).length;
+      const room = t.remaining - (this.#seq - t.seq) - earlierUnanswered;
+      if (room >= least) return false;
+      least = room;
+      return true;
+    });
+    return least;
   }
 
   #inWindow(nowMs: number): boolean {
@@ -128,7 +163,7 @@ export class ServerWindow {
     if (!this.#headersSeen) return 0;
     if (this.#inWindow(nowMs)) {
       const known = this.#known!;
-      return known.remaining - (this.#seq - known.seq) > 0 ? 0 : known.resetAtMs - nowMs;
+      return this.#room(known) > 0 ? 0 : known.resetAtMs - nowMs;
     }
     return this.#probe === null ? 0 : Number.POSITIVE_INFINITY;
   }

@@ -69,6 +69,44 @@ describe('ServerWindow', () => {
     }
   });
 
+  it('takes a request numbered earlier and not answered yet as counted after an answer, until its own answer says', async () => {
+    const window = new ServerWindow();
+    const resetAt = Date.now() + 60_000;
+    // 5 per window; the first answer leaves 4.
+    window.answered(await window.reserve(signal), headers(4, 1, resetAt));
+    const second = await window.reserve(signal);
+    const third = await window.reserve(signal);
+    // The server counts the third first: its answer leaves 3, not counting the second, still in flight.
+    window.answered(third, headers(3, 2, resetAt));
+    const fourth = await window.reserve(signal);
+    const fifth = await window.reserve(signal);
+    // Five are counted or in flight: a sixth would be one too many.
+    const sixth = window.reserve(signal);
+    expect(await settles(sixth)).toBe(false);
+    // The second's answer shows the server counted it after the third; the window is full.
+    window.answered(second, headers(2, 3, resetAt));
+    window.answered(fourth, headers(1, 4, resetAt));
+    window.answered(fifth, headers(0, 5, resetAt));
+    expect(await settles(sixth)).toBe(false);
+  });
+
+  it('frees what an unanswered earlier request held once its answer shows the server counted it first', async () => {
+    const window = new ServerWindow();
+    const resetAt = Date.now() + 60_000;
+    window.answered(await window.reserve(signal), headers(4, 1, resetAt));
+    const second = await window.reserve(signal);
+    const third = await window.reserve(signal);
+    // Counted in order, answered out of order: the third's answer alone leaves room for one more.
+    window.answered(third, headers(2, 3, resetAt));
+    await window.reserve(signal);
+    const fifth = window.reserve(signal);
+    expect(await settles(fifth)).toBe(false);
+    // The second's answer says it came first: its send was in the third's count, and one more may go.
+    window.answered(second, headers(3, 2, resetAt));
+    expect(await settles(fifth)).toBe(true);
+    expect(await settles(window.reserve(signal))).toBe(false);
+  });
+
   it('lets an abort end the wait', async () => {
     const window = new ServerWindow();
     window.answered(await window.reserve(signal), headers(0, 1, Date.now() + 60_000));
