@@ -35,8 +35,8 @@ interface Known {
 /**
  * Paces sends on the headers of every answer, so that the limit is not found by hitting it: each
  * answer says how many requests its window has left and when it ends. A send may go while the
- * window the latest answer described has room for it, counting the sends made since that request;
- * when it has none, sends wait until it ends. Once it has ended nothing says how much the next
+ * window the latest answers described has room for it, counting the sends made since each one's
+ * request; when it has none, sends wait until it ends. Once it has ended nothing says how much the next
  * window holds (a fixed window is full again, a sliding one frees one slot at a time), so one
  * request goes first and its answer tells. A server that sends no such headers is not paced here
  * (the configured plan alone applies). The configured plan still applies on top: whichever is
