@@ -5,11 +5,13 @@ import type { Config } from './config.js';
  * and the password of each database URL (decoded, and as written in the URL, which may be
  * percent-encoded).
  */
-export function configSecrets(config: Pick<Config, 'apiKey' | 'databaseUrl' | 'testDatabaseUrl' | 'pgPassword'>): string[] {
+export function configSecrets(
+  config: Pick<Config, 'apiKey' | 'databaseUrl' | 'testDatabaseUrl' | 'citusTestUrl' | 'pgPassword'>,
+): string[] {
   const out: string[] = [];
   if (config.apiKey) out.push(config.apiKey);
   if (config.pgPassword) out.push(config.pgPassword);
-  for (const url of [config.databaseUrl, config.testDatabaseUrl]) {
+  for (const url of [config.databaseUrl, config.testDatabaseUrl, config.citusTestUrl]) {
     const password = passwordOf(url);
     if (password) out.push(...password);
   }

@@ -94,7 +94,13 @@ describe('the logger', () => {
     const lines: string[] = [];
     const logger = createLogger({
       level: 'info',
-      secrets: configSecrets({ apiKey: TEST_KEY, databaseUrl: undefined, testDatabaseUrl: undefined, pgPassword: undefined }),
+      secrets: configSecrets({
+        apiKey: TEST_KEY,
+        databaseUrl: undefined,
+        testDatabaseUrl: undefined,
+        citusTestUrl: undefined,
+        pgPassword: undefined,
+      }),
       destination: { write: (line: string) => void lines.push(line) },
     });
     const quoted = JSON.stringify(`x-api-key: ${TEST_KEY}`.slice(0, 21));
@@ -181,6 +187,7 @@ describe('exit messages', () => {
         apiKey: TEST_KEY,
         databaseUrl: 'postgres://u:hunter2-hunter2@h/db',
         testDatabaseUrl: undefined,
+        citusTestUrl: undefined,
         pgPassword: undefined,
       }),
     );

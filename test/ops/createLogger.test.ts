@@ -75,13 +75,13 @@ describe('createLogger', () => {
     const { logger, lines } = capture([]);
     const fields = {
       apiKey: 'unknown-key-1',
-      config: { apiKey: 'unknown-key-2', databaseUrl: 'postgres://u:pw@h/db', logLevel: 'info' },
+      config: { apiKey: 'unknown-key-2', databaseUrl: 'postgres://u:pw@h/db', citusTestUrl: 'postgres://u:pw6@h/db', logLevel: 'info' },
       headers: { 'x-api-key': 'unknown-key-3', accept: 'application/json' },
       request: { headers: { 'x-api-key': 'unknown-key-4', authorization: 'Bearer t' } },
       databaseUrl: 'postgres://u:pw2@h/db',
       password: 'pw3',
       db: { password: 'pw4' },
-      env: { PREDICTION_API_KEY: 'unknown-key-5', DATABASE_URL: 'postgres://u:pw5@h/db' },
+      env: { PREDICTION_API_KEY: 'unknown-key-5', DATABASE_URL: 'postgres://u:pw5@h/db', CITUS_TEST_URL: 'postgres://u:pw7@h/db' },
     };
     logger.info(fields, 'fields');
     // Every value is censored but the two under names that carry no secret.
@@ -104,15 +104,16 @@ describe('configSecrets', () => {
       apiKey: KEY,
       databaseUrl: 'postgres://ingest:p%40ss%2Fword@db:5432/prediction',
       testDatabaseUrl: 'postgres://postgres@127.0.0.1/test',
+      citusTestUrl: 'postgres://citus:coordinator-secret@127.0.0.1:9700/postgres',
       pgPassword: 'from-PGPASSWORD',
     });
-    expect(secrets).toEqual([KEY, 'from-PGPASSWORD', 'p@ss/word', 'p%40ss%2Fword']);
+    expect(secrets).toEqual([KEY, 'from-PGPASSWORD', 'p@ss/word', 'p%40ss%2Fword', 'coordinator-secret']);
   });
 
   it('keeps a password out of a logged connection error', () => {
     const url = 'postgres://ingest:hunter2-long@db:5432/prediction';
     const { logger, text } = capture(
-      configSecrets({ apiKey: undefined, databaseUrl: url, testDatabaseUrl: undefined, pgPassword: undefined }),
+      configSecrets({ apiKey: undefined, databaseUrl: url, testDatabaseUrl: undefined, citusTestUrl: undefined, pgPassword: undefined }),
     );
     logger.error({ err: new Error(`cannot connect to ${url}`), target: url }, 'database unreachable');
     expect(text()).not.toContain('hunter2-long');
