@@ -1,6 +1,6 @@
 import { allocateBooks, type BookCandidate } from '../sync/bookSchedule.js';
 import { type FetchEvidence, intervalShape, signalledFetchRate, signalledRate } from '../sync/changeRate.js';
-import { toldFreshShare } from '../sync/fetchAllocation.js';
+import { freshShare, signalledFreshShare } from '../sync/fetchAllocation.js';
 import { firstPlanSec } from '../sync/planEndMs.js';
 
 /** What the sweep's fetches are predicted to capture, from each open market's estimated change rate. */
@@ -32,7 +32,7 @@ export interface BookInformation {
    * so C is predicted as Fv (the crawl's listed prices, which the prediction leaves out, add to both).
    */
   predictedC: number;
-  /** Fv of the same fetches spread evenly (round-robin), for comparison. */
+  /** Fv of the same fetches spread evenly over the markets, none on a signal (round-robin), for comparison. */
   roundRobinFv: number;
   /**
    * Markets whose every fetch found a change (at least LOWER_BOUND_FETCHES after their first), and
@@ -89,13 +89,13 @@ function allFetches(e: BookCandidate): BookCandidate {
  * fetches, those a listed move or a fill brought forward among the others (allFetches): the
  * book's freshness depends on every fetch.
  *
- * The changes a signal tells are stored a lag after it, not at the next fetch in turn: each
- * market's told changes come at its signalled rate (changeRate.ts's signalledRate, the signals
- * the sweep acted on), each fetched the mean signal lag after it, and the rest of its rate waits
- * for the next fetch, the sweep's next blind one coming a planned interval after the last fetch
- * of either kind (fetchAllocation.ts's toldFreshShare). Taken as waiting like the others, as if
- * fetch times did not depend on the changes, they put the prediction at 0.87× the measured Fv at
- * 600 requests a minute (bench/README.md), where a quiet book's fill was stored 5–6 s after it and
+ * A fetch that a signal brought forward comes only after a change, so it is never spent on a
+ * fresh book: each market's fetches that found a change on a signal (changeRate.ts's
+ * signalledRate), the mean lag from a signal to its fetch's answer, and the sweep's next blind
+ * fetch a planned interval after the last fetch of either kind give its share
+ * (fetchAllocation.ts's signalledFreshShare). Taken as waiting like the others, as if fetch
+ * times did not depend on the changes, they put the prediction at 0.87× the measured Fv at 600
+ * requests a minute (bench/README.md), where a quiet book's fill was stored 5–6 s after it and
  * its other changes at its next fetch, a minute or more away. Allocated the whole budget, as if
  * the signalled fetches took no share of it, it came out at 1.13× and 1.31× at 60 requests a
  * minute (bench/README.md), where they are about half of them. At another rate than the measured
@@ -130,13 +130,13 @@ export function bookInformation(
   for (let i = 0; i < n; i++) {
     const c = candidates[i]!;
     const rate = ratesPerSec[i]!;
-    const told = Math.min(signalScale * signalledRate(c), rate);
     const marketFetchesPerSec = allocation.fetchesPerSec[i]! + signalScale * signalledFetchRate(c);
-    const share = toldFreshShare(rate - told, told, lagSec, marketFetchesPerSec, shape);
+    // The signalled fetches that found a change: those that came after one (signalledFreshShare).
+    const share = signalledFreshShare(rate, marketFetchesPerSec, signalScale * signalledRate(c), lagSec, shape);
     changesPerSec += rate;
     fresh += share;
     weightedFresh += rate * share;
-    roundRobinFresh += rate * toldFreshShare(rate - told, told, lagSec, evenPerSec, shape);
+    roundRobinFresh += rate * freshShare(rate, evenPerSec);
     // Signalled fetches too: a book whose every fetch a fill brought forward found a change each
     // time is bounded as much.
     if (c.unchangedFetches === 0 && c.changedFetches + c.signalledChangedFetches >= LOWER_BOUND_FETCHES) {

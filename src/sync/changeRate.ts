@@ -1,3 +1,5 @@
+import { gammaTwoPoints, type TwoPoints } from './gammaTwoPoints.js';
+
 /**
  * A market's order-book change rate, estimated from its own fetches (prediction.book_fetches).
  * Books are taken to change as a Poisson process of rate λ: a fetch an interval Δ after the one
@@ -101,36 +103,24 @@ export function estimateChangeRate(e: FetchEvidence, priorPerSec: number): numbe
   return Math.max(e.tradesPerSec, signalledRate(e) + blindRate(e, blindPrior(e, priorPerSec)));
 }
 
-/** A market's changed blind intervals as two points: shortSec with weight shortShare, longSec with the rest. */
-interface ChangedIntervals {
-  shortSec: number;
-  longSec: number;
-  shortShare: number;
-}
-
 /**
- * The two points of a market's changed blind intervals of mean `meanSec`: the two-point law that
- * matches the first three moments of a gamma law with their mean and spread (the nodes of
- * Gauss–Laguerre quadrature of order two). Both at the mean when the spread is unknown (under two
+ * The two points of a market's changed blind intervals of mean `meanSec` (gammaTwoPoints): those of
+ * a gamma law with their mean and spread. Both at the mean when the spread is unknown (under two
  * changed fetches) or nil. Pure.
  */
-function changedIntervals(e: FetchEvidence, meanSec: number): ChangedIntervals {
+function changedIntervals(e: FetchEvidence, meanSec: number): TwoPoints {
   const c = e.changedFetches;
   const variance = c >= 2 ? e.changedIntervalSqSec / c - meanSec * meanSec : 0;
   // Below a millionth of the squared mean the two points are the mean to six digits.
-  if (!(variance > 1e-6 * meanSec * meanSec)) return { shortSec: meanSec, longSec: meanSec, shortShare: 1 };
-  // Gamma law of shape k = m²/v and scale θ = v/m: nodes θ·((k + 1) ∓ √(k + 1)).
-  const scaleSec = variance / meanSec;
-  const a = (meanSec * meanSec) / variance + 1;
-  const r = Math.sqrt(a);
-  return { shortSec: scaleSec * (a - r), longSec: scaleSec * (a + r), shortShare: (1 + r) / (2 * r) };
+  if (!(variance > 1e-6 * meanSec * meanSec)) return gammaTwoPoints(meanSec, Infinity);
+  return gammaTwoPoints(meanSec, (meanSec * meanSec) / variance);
 }
 
 /**
  * The changed fetches' part of the score at blind rate b: the derivative in b of
  * `fetches`·E[ln(1 − e^(−b·Δ))] over their intervals Δ (`intervals`), and its slope. Pure.
  */
-function changedScore(fetches: number, intervals: ChangedIntervals, blindPerSec: number): { score: number; slope: number } {
+function changedScore(fetches: number, intervals: TwoPoints, blindPerSec: number): { score: number; slope: number } {
   let score = 0;
   let slope = 0;
   // The two points in turn, without an array a call: the estimate runs for every market.

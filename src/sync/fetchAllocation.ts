@@ -1,3 +1,5 @@
+import { gammaTwoPoints } from './gammaTwoPoints.js';
+
 /**
  * How the sweep divides its book fetches between markets. The objective is Fv: the share of
  * (market, instant) pairs whose stored book equals the true one, each market weighted by its
@@ -26,47 +28,63 @@ export function freshShare(ratePerSec: number, fetchesPerSec: number, shape = In
 }
 
 /**
- * Share of the time a book is fresh when some of its changes are told by a change signal (a fill
- * in the trade feed, a moved listing), each fetched a lag after it, of mean `lagSec`. Changes no
- * signal tells come at `untoldPerSec` u, told ones at `toldPerSec` σ, and the book is fetched
- * `fetchesPerSec` f in all, the told changes' fetches among them. The sweep puts a book's next
- * fetch a planned interval after its last one of either kind (sync/bookSchedule.ts), so the
- * intervals are renewals: each the least of a blind interval X (shape `shape` around its mean μ)
- * and the wait for the next told change's fetch, taken as exponential of rate σ; μ is the one at
- * which they average 1/f. At age A since the last fetch the book is fresh when no untold change
- * came in A and no told one whose fetch is still to come: with exponential lags, the told changes
- * of the last A still unfetched are Poisson of mean σL(1 − e^(−A/L)), so the share is
- * E[e^(−u·A − σL(1 − e^(−A/L)))] = e^(−σL)·Σₙ (σL)ⁿ/n!·E[e^(−(u + n/L)·A)], and for renewals
- * E[e^(−c·A)] = G_X(c + σ)/G_X(σ), with G_X(s) = freshShare(s, 1/μ, shape), each in closed form.
+ * Share of the time a book of change rate `ratePerSec` λ is fresh when it is fetched
+ * `fetchesPerSec` f in all, `signalledPerSec` of them brought forward by a change signal (a fill in
+ * the trade feed, a moved listing) that came a lag `lagSec` L before the fetch's answer. The sweep
+ * plans a book's next blind fetch an interval X after its last fetch of either kind
+ * (sync/bookSchedule.ts), and a signalled fetch comes only after a change: an interval that ends
+ * on a signal was never spent on a fresh book. So each interval is fresh until its first change
+ * or its blind end, whichever comes first, and the share is exactly f·E[min(first change, X)]
+ * = f·(1 − E[e^(−λX)])/λ: f/λ when every fetch is signalled.
  *
- * Replayed with the true rates on capture runs (bench/README.md), this came to 0.90–1.15× the
- * measured Fv in six at 60 requests a minute (0.99× on average) and 0.99–1.03× in six at 600 and
- * 3,000. Taking every fetch as one process spaced like the blind ones, with the told changes only
- * out of the rate that waits for it, came to 1.01–1.25× at 60 (1.09× on average); taking the told
- * fetches as a Poisson process beside blind ones that ignore them, 0.83–1.08× (0.93×). Against
- * simulated books this is within 0.02 with exponential lags, within 0.03 with fixed ones
+ * X, spread as a gamma law of shape `shape` around a mean μ (freshShare), is found from the two
+ * rates. With the first told change after a fetch coming at a rate σ, an interval is
+ * min(X, L + T), T exponential: a share p = E[1 − e^(−σ(X − L)); X > L] of the fetches are
+ * signalled, and the mean interval is 1/f = E[min(X, L)] + p/σ. For a given μ the second gives σ;
+ * the share of signalled fetches then rises with μ, and μ is where it is the measured one
+ * (halving, the law's expectations taken over its two points, gammaTwoPoints). With no signalled
+ * fetch, or a lag as long as the mean interval (the signals then come too late to cut one short),
+ * the book is fetched blind: freshShare(λ, f).
+ *
+ * On three capture runs at 60 requests a minute (bench/README.md) the model before, which took
+ * each told change as fetched a lag after it and the others as waiting, predicted the busy books'
+ * freshness 10–15 % low in each: for a book changing every 10 s, fetched every 25 s, each fetch on
+ * a signal 13 s old, it gave 0.32 where this gives 0.40 (f/λ). Against simulated books this is
+ * within 0.01 with evenly spaced blind intervals, 0.02 and 0.03 with gamma ones of shape 2 and 1
  * (test/sync/fetchAllocation.test.ts). Pure.
  */
-export function toldFreshShare(untoldPerSec: number, toldPerSec: number, lagSec: number, fetchesPerSec: number, shape = Infinity): number {
-  const told = Math.max(0, toldPerSec);
-  if (!(told > 0)) return freshShare(untoldPerSec, fetchesPerSec, shape);
-  // The blind intervals' mean μ at which E[min(X, wait)] = (1 − E[e^(−σX)])/σ is 1/f; none when
-  // the told changes' fetches alone make up f.
-  const rest = 1 - told / fetchesPerSec;
-  const blindPerSec = !(rest > 0) ? 0 : told / (Number.isFinite(shape) ? shape * Math.expm1(-Math.log(rest) / shape) : -Math.log(rest));
-  // E[e^(−c·A)] for the renewals: G_X(c + σ)/G_X(σ), or σ/(c + σ) with no blind fetch.
-  const atTold = freshShare(told, blindPerSec, shape);
-  const fresh = (c: number) => (blindPerSec > 0 ? freshShare(c + told, blindPerSec, shape) / atTold : told / (c + told));
-  const x = told * lagSec;
-  if (!(x > 0)) return fresh(untoldPerSec);
-  let share = 0;
-  let weight = Math.exp(-x);
-  for (let n = 0; n < 10_000; n++) {
-    share += weight * fresh(untoldPerSec + n / lagSec);
-    weight *= x / (n + 1);
-    if (n > x && weight < 1e-12) break;
+export function signalledFreshShare(
+  ratePerSec: number,
+  fetchesPerSec: number,
+  signalledPerSec: number,
+  lagSec: number,
+  shape = Infinity,
+): number {
+  const signalled = Math.min(1, Math.max(0, signalledPerSec / fetchesPerSec));
+  const meanSec = 1 / fetchesPerSec;
+  const lag = Math.max(0, lagSec);
+  if (!(fetchesPerSec > 0) || !(signalled > 0) || !(meanSec > lag)) return freshShare(ratePerSec, fetchesPerSec, shape);
+  if (!(ratePerSec > 0)) return 1;
+  if (signalled === 1) return Math.min(1, fetchesPerSec / ratePerSec);
+  // The share of signalled fetches at blind mean μ, σ set by the mean interval.
+  const signalledAt = (blindSec: number) => {
+    const x = gammaTwoPoints(blindSec, shape);
+    const beforeLagSec = x.shortShare * Math.min(x.shortSec, lag) + (1 - x.shortShare) * Math.min(x.longSec, lag);
+    const told = signalled / (meanSec - beforeLagSec);
+    const cut = (sec: number) => (sec > lag ? -Math.expm1(-told * (sec - lag)) : 0);
+    return x.shortShare * cut(x.shortSec) + (1 - x.shortShare) * cut(x.longSec);
+  };
+  // μ is at least the mean interval (every interval is at most its blind one).
+  let lo = meanSec;
+  let hi = 2 * meanSec;
+  for (let step = 0; step < 100 && signalledAt(hi) < signalled; step++) [lo, hi] = [hi, 2 * hi];
+  for (let step = 0; step < 60 && hi - lo > 1e-9 * hi; step++) {
+    const mid = (lo + hi) / 2;
+    if (signalledAt(mid) < signalled) lo = mid;
+    else hi = mid;
   }
-  return share;
+  const blindSec = (lo + hi) / 2;
+  return Math.min(1, fetchesPerSec * blindSec * freshShare(ratePerSec, 1 / blindSec, shape));
 }
 
 export interface Allocation {

@@ -68,9 +68,10 @@ describe('bookInformation', () => {
       }));
     const soon = bookInformation(told(3), OPTIONS);
     expect(soon.signalLagSec).toBeCloseTo(3, 9);
-    // Stored later, the told changes leave the books stale longer; never later than the next
-    // fetch in turn (a lag of hours: as if no change were told).
-    const late = bookInformation(told(600), OPTIONS);
+    // Stored later, the told changes leave the books stale longer, and the blind fetches are
+    // fewer; a lag longer than the mean interval between fetches cuts none short (a lag of hours:
+    // as if no change were told).
+    const late = bookInformation(told(10), OPTIONS);
     const never = bookInformation(told(1e7), OPTIONS);
     expect(soon.predictedFv).toBeGreaterThan(late.predictedFv);
     expect(late.predictedFv).toBeGreaterThan(never.predictedFv);
