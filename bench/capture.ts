@@ -102,8 +102,9 @@ interface RunResult {
   changesPerSec: number;
   /** Listing pages of the busiest events the sweeps read (sortBy=volume24hr), in `listings` too. */
   hotListings: number;
-  /** plan's predicted Fv (bookInformation) from the database at the window's end. */
+  /** plan's predicted Fv and F (bookInformation) from the database at the window's end. */
   predictedFv: number;
+  predictedF: number;
   /** Fv of the same allocation with the world's true rates (G(λ, f) of each market, weighted by λ). */
   allocatedFvTrue: number;
   /** The same with each market's fetches spaced as unevenly as plan's fitted interval shape says. */
@@ -291,6 +292,7 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
     const sum = (xs: Iterable<number>) => [...xs].reduce((a, b) => a + b, 0);
     return {
       predictedFv: info.predictedFv,
+      predictedF: info.predictedF,
       intervalShape: info.intervalShape,
       signalLagSec: info.signalLagSec,
       allocatedFvTrue: weightedFreshness(trueRates, allocation.fetchesPerSec),
@@ -400,7 +402,7 @@ async function main(): Promise<void> {
       const r = await captureRun(rpm, run, options);
       results.push(r);
       log(
-        `  F ${f3(r.service.F)} Fv ${f3(r.service.Fv)} C ${f3(r.service.C)} (traded ${f3(r.service.CTraded)}, not ${f3(r.service.CUntraded)}), best blind ${f3(r.bestC.C)} (${f3(r.bestC.CTraded)}, ${f3(r.bestC.CUntraded)}), oracle ${f3(r.oracleC)}; in window ${f3(r.service.CInWindow)}, best ${f3(r.bestCInWindow.CInWindow)}; Fv/best ${f3(r.service.Fv / r.best.Fv)}; plan Fv ${f3(r.predictedFv)} (shape ${r.intervalShape.toFixed(2)}, signal lag ${r.signalLagSec.toFixed(1)} s, alloc λ ${f3(r.allocatedFvTrue)}, alloc λ shaped ${f3(r.allocatedShapedFvTrue)}, fetched λ ${f3(r.realizedFvTrue)}, timed λ ${f3(r.timedFvTrue)}, λ̂/λ ${f3(r.rateRatio)}, top ${f3(r.topRateRatio)}); books ${r.bookFetches}, hot ${r.hotListings}, budget ${f3(r.budgetUsed)}, 429 ${r.tooMany}; load ${loadavg()[0]!.toFixed(2)}`,
+        `  F ${f3(r.service.F)} Fv ${f3(r.service.Fv)} C ${f3(r.service.C)} (traded ${f3(r.service.CTraded)}, not ${f3(r.service.CUntraded)}), best blind ${f3(r.bestC.C)} (${f3(r.bestC.CTraded)}, ${f3(r.bestC.CUntraded)}), oracle ${f3(r.oracleC)}; in window ${f3(r.service.CInWindow)}, best ${f3(r.bestCInWindow.CInWindow)}; Fv/best ${f3(r.service.Fv / r.best.Fv)}; plan Fv ${f3(r.predictedFv)} F ${f3(r.predictedF)} (shape ${r.intervalShape.toFixed(2)}, signal lag ${r.signalLagSec.toFixed(1)} s, alloc λ ${f3(r.allocatedFvTrue)}, alloc λ shaped ${f3(r.allocatedShapedFvTrue)}, fetched λ ${f3(r.realizedFvTrue)}, timed λ ${f3(r.timedFvTrue)}, λ̂/λ ${f3(r.rateRatio)}, top ${f3(r.topRateRatio)}); books ${r.bookFetches}, hot ${r.hotListings}, budget ${f3(r.budgetUsed)}, 429 ${r.tooMany}; load ${loadavg()[0]!.toFixed(2)}`,
       );
     }
   }
@@ -424,6 +426,7 @@ async function main(): Promise<void> {
       'C traded',
       'C traded best',
       'plan Fv',
+      'plan F',
       'shape',
       'Fv alloc λ',
       'Fv alloc λ shaped',
@@ -457,6 +460,7 @@ async function main(): Promise<void> {
       f3(r.service.CTraded),
       f3(r.bestC.CTraded),
       f3(r.predictedFv),
+      f3(r.predictedF),
       r.intervalShape.toFixed(2),
       f3(r.allocatedFvTrue),
       f3(r.allocatedShapedFvTrue),

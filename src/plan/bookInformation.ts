@@ -32,8 +32,9 @@ export interface BookInformation {
    * so C is predicted as Fv (the crawl's listed prices, which the prediction leaves out, add to both).
    */
   predictedC: number;
-  /** Fv of the same fetches spread evenly over the markets, none on a signal (round-robin), for comparison. */
+  /** Fv and F of the same fetches spread evenly over the markets, none on a signal (round-robin), for comparison. */
   roundRobinFv: number;
+  roundRobinF: number;
   /**
    * Markets whose every fetch found a change (at least LOWER_BOUND_FETCHES after their first), and
    * their share of the estimated changes. Such evidence bounds a rate from below only: when these
@@ -125,6 +126,7 @@ export function bookInformation(
   let fresh = 0;
   let weightedFresh = 0;
   let roundRobinFresh = 0;
+  let roundRobinWeightedFresh = 0;
   let boundedMarkets = 0;
   let boundedPerSec = 0;
   for (let i = 0; i < n; i++) {
@@ -136,7 +138,9 @@ export function bookInformation(
     changesPerSec += rate;
     fresh += share;
     weightedFresh += rate * share;
-    roundRobinFresh += rate * freshShare(rate, evenPerSec);
+    const evenShare = freshShare(rate, evenPerSec);
+    roundRobinFresh += evenShare;
+    roundRobinWeightedFresh += rate * evenShare;
     // Signalled fetches too: a book whose every fetch a fill brought forward found a change each
     // time is bounded as much.
     if (c.unchangedFetches === 0 && c.changedFetches + c.signalledChangedFetches >= LOWER_BOUND_FETCHES) {
@@ -155,7 +159,8 @@ export function bookInformation(
     predictedF: n === 0 ? 1 : fresh / n,
     predictedFv,
     predictedC: predictedFv,
-    roundRobinFv: changesPerSec > 0 ? roundRobinFresh / changesPerSec : 1,
+    roundRobinFv: changesPerSec > 0 ? roundRobinWeightedFresh / changesPerSec : 1,
+    roundRobinF: n === 0 ? 1 : roundRobinFresh / n,
     lowerBoundRates: { markets: boundedMarkets, changeShare: changesPerSec > 0 ? boundedPerSec / changesPerSec : 0 },
   };
 }

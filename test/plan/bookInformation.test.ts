@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
 import { bookInformation } from '../../src/plan/bookInformation.js';
-import type { BookCandidate } from '../../src/sync/bookSchedule.js';
+import { allocateBooks, type BookCandidate } from '../../src/sync/bookSchedule.js';
 import { intervalShape } from '../../src/sync/changeRate.js';
+import { freshShare } from '../../src/sync/fetchAllocation.js';
+import { firstPlanSec } from '../../src/sync/planEndMs.js';
 import { NO_EVIDENCE } from '../helpers/domainFixtures.js';
 
 const NOW_MS = 1_800_000_000_000;
@@ -79,6 +81,26 @@ describe('bookInformation', () => {
     // With no signalled fetch there is no lag, and no change taken as told.
     const blind = Array.from({ length: 20 }, (_, i) => candidate(`b${i}`, 4, 36, 60));
     expect(bookInformation(blind, OPTIONS).signalLagSec).toBe(0);
+  });
+
+  it("gives round-robin's F and Fv beside the predicted ones: every book fetched evenly, blind", () => {
+    const books = Array.from({ length: 6 }, (_, i) => candidate(`b${i}`, 1 + i, 9 - i, 60));
+    const info = bookInformation(books, OPTIONS);
+    const rates = allocateBooks(books, {
+      nowMs: NOW_MS,
+      horizonSec: firstPlanSec(OPTIONS.sweepEverySec, OPTIONS.fetchesPerSec),
+      fetchesPerSec: OPTIONS.fetchesPerSec,
+      maxAgeSec: OPTIONS.maxAgeSec,
+      batchSize: OPTIONS.booksPerBatch,
+    }).ratesPerSec;
+    const even = Array.from(rates, (rate) => freshShare(rate, OPTIONS.fetchesPerSec / 6));
+    expect(info.roundRobinF).toBeCloseTo(even.reduce((a, b) => a + b, 0) / 6, 12);
+    const rateSum = rates.reduce((a, b) => a + b, 0);
+    expect(info.roundRobinFv).toBeCloseTo(even.reduce((a, share, i) => a + rates[i]! * share, 0) / rateSum, 12);
+    // Each book changes now and then between fetches 6 s apart: round-robin's F is under 1, and
+    // its Fv, weighted to the busier books, lower still.
+    expect(info.roundRobinF).toBeLessThan(1);
+    expect(info.roundRobinF).toBeGreaterThan(info.roundRobinFv);
   });
 
   it('divides between the books what the signalled fetches leave of the budget, adding each book its own', () => {
