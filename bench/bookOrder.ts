@@ -6,7 +6,8 @@
  *
  * Markets have Zipf volumes, fetch evidence at uneven intervals (changed ones longer than unchanged
  * ones, as a sweep's are: changeRate.ts) and last fetches spread over the max age; a tenth of them
- * have moved listed prices. Reports the CPU time (user + system) of each call, median and range.
+ * have moved listed prices, a fifth fetches that signals brought forward. Reports the CPU time (user
+ * + system) of each call, median and range.
  */
 import { mulberry32 } from '../src/simulator/world/prng.js';
 import { type BookCandidate, scheduleBooks } from '../src/sync/bookSchedule.js';
@@ -31,6 +32,8 @@ function candidates(n: number, nowMs: number): BookCandidate[] {
     const rate = 0.5 / (1 + Math.floor(random() * n));
     const fetches = Math.floor(random() * 40);
     const changed = Math.round(fetches * (1 - Math.exp(-rate * 60)));
+    // A fifth have fetches a fill or a moved listing brought forward, most finding a change.
+    const signalled = i % 5 === 2 ? 1 + Math.floor(random() * 10) : 0;
     return {
       marketId: `M-${i}`,
       lastFetchedMs: random() < 0.01 ? null : nowMs - random() * 3_600_000,
@@ -46,10 +49,10 @@ function candidates(n: number, nowMs: number): BookCandidate[] {
       // Spread as a gamma law of shape 2 (E[Δ²] = m²·(1 + 1/2)): every market with two changed fetches fits it.
       changedIntervalSqSec: changed * 75 * 75 * 1.5,
       unchangedIntervalSec: (fetches - changed) * 45,
-      signalledFetches: 0,
-      signalledChangedFetches: 0,
-      signalledIntervalSec: 0,
-      signalledLagSec: 0,
+      signalledFetches: signalled,
+      signalledChangedFetches: Math.ceil(0.8 * signalled),
+      signalledIntervalSec: signalled * 30,
+      signalledLagSec: signalled * 8,
       tradesPerSec: 0,
     };
   });
