@@ -192,7 +192,8 @@ async function captureRun(rpm: number, run: number, options: ReturnType<typeof p
         };
   const sweepEverySec = every ?? PERIOD_SEC[rpm]!;
   const warmSec = options.warmSec ?? profile.warmSec;
-  const db = await createScratch(options.serverUrl, `bench_capture_${rpm}_${run}`);
+  // Named after the process too: a second capture at once must not drop this one's database.
+  const db = await createScratch(options.serverUrl, `bench_capture_${rpm}_${run}_${process.pid}`);
   const sim = await startSimulator({
     seed: 100 + run,
     markets: options.markets ?? profile.markets,
