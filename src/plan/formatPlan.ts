@@ -94,7 +94,7 @@ function informationLines(i: BookInformation): string[] {
       : `${humanCount(i.marketsWithEvidence)} of ${humanCount(i.openMarkets)} markets have fetch evidence of their own; the others start from traded volume`;
   return [
     `${i.fetchesPerSec.toFixed(2)} book fetches/s against ${i.changesPerSec.toFixed(2)} estimated book changes/s (${evidence})`,
-    `predicted Fv ${i.predictedFv.toFixed(3)} (activity-weighted share of time a stored book is the true one; ${i.roundRobinFv.toFixed(3)} if spread evenly), F ${i.predictedF.toFixed(3)} (${i.roundRobinF.toFixed(3)}), C ${i.predictedC.toFixed(3)} (share of book states stored)`,
+    `predicted Fv ${i.predictedFv.toFixed(3)} (activity-weighted share of time a stored book is the true one; ${i.roundRobinFv.toFixed(3)} if spread evenly), F ${i.predictedF.toFixed(3)} (${i.roundRobinF.toFixed(3)} if spread evenly), C ${i.predictedC.toFixed(3)} (share of book states stored)`,
     Number.isFinite(i.intervalShape)
       ? `each market's fetch intervals taken as uneven as the fetch evidence shows them (a gamma law of shape ${i.intervalShape.toFixed(2)} around their mean)`
       : "each market's fetches taken as evenly spaced (the fetch evidence shows no unevenness)",
