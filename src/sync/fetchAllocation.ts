@@ -42,7 +42,7 @@ export function freshShare(ratePerSec: number, fetchesPerSec: number, shape = In
  * min(X, L + T), T exponential: a share p = E[1 − e^(−σ(X − L)); X > L] of the fetches are
  * signalled, and the mean interval is 1/f = E[min(X, L)] + p/σ. For a given μ the second gives σ;
  * the share of signalled fetches then rises with μ, and μ is where it is the measured one
- * (halving, the law's expectations taken over its two points, gammaTwoPoints). With no signalled
+ * (regula falsi, the law's expectations taken over its two points, gammaTwoPoints). With no signalled
  * fetch, or a lag as long as the mean interval (the signals then come too late to cut one short),
  * the book is fetched blind: freshShare(λ, f).
  *
@@ -86,7 +86,8 @@ export function signalledFreshShare(
     hi *= 2;
     gHi = signalledAt(hi) - signalled;
   }
-  let blindSec = hi;
+  // Where the signalled share is reached at the mean interval already, μ is that interval.
+  let blindSec = lo;
   if (gLo < 0) {
     let side = 0;
     for (let step = 0; step < 100 && hi - lo > 1e-9 * hi; step++) {
@@ -106,7 +107,7 @@ export function signalledFreshShare(
         side = 1;
       }
     }
-  } else blindSec = lo;
+  }
   return Math.min(1, fetchesPerSec * blindSec * freshShare(ratePerSec, 1 / blindSec, shape));
 }
 
