@@ -3,7 +3,7 @@
  * of heavy-tailed activity and measures what it captured against the world's true states. Run on
  * demand, never in tests:
  *
- *   npx tsx bench/capture.ts [--rpm 60,600,3000] [--runs 2] [--markets N] [--warm S] [--hot-events N] [--sweep-every S] [--default-schedules] [--db postgres://...] [--once]
+ *   npx tsx bench/capture.ts [--rpm 60,600,3000] [--runs 2] [--first-run 1] [--markets N] [--warm S] [--hot-events N] [--sweep-every S] [--default-schedules] [--db postgres://...] [--once]
  *
  * For each rate and run: a scratch database, a simulator in real time (Zipf change rates, the
  * busiest every 2 s), the service at that plan's rate with schedules scaled to it, a warm-up, then
@@ -12,7 +12,8 @@
  * log with the same number of book fetches. `--once` runs the sweep without the plan's rate (each
  * book at most once a sweep), as before the schedule. `--default-schedules` runs every job on the
  * service's default schedule (a crawl every 10 minutes, a sweep a minute), as `serve` starts it
- * without settings. See bench/README.md.
+ * without settings. Run k's world has seed 100 + k; `--first-run` numbers the runs from another k,
+ * for worlds the runs before did not see. See bench/README.md.
  */
 import { loadavg } from 'node:os';
 
@@ -128,6 +129,7 @@ function parseArgs(argv: readonly string[]) {
   const out = {
     rpms: [60, 600, 3000],
     runs: 2,
+    firstRun: 1,
     markets: undefined as number | undefined,
     warmSec: undefined as number | undefined,
     hotEvents: HOT_EVENTS_DEFAULT,
@@ -141,6 +143,7 @@ function parseArgs(argv: readonly string[]) {
     const a = argv[i];
     if (a === '--rpm') out.rpms = (argv[++i] ?? '').split(',').map(Number);
     else if (a === '--runs') out.runs = Number(argv[++i]);
+    else if (a === '--first-run') out.firstRun = Number(argv[++i]);
     else if (a === '--markets') out.markets = Number(argv[++i]);
     else if (a === '--warm') out.warmSec = Number(argv[++i]);
     else if (a === '--hot-events') out.hotEvents = Number(argv[++i]);
@@ -151,6 +154,7 @@ function parseArgs(argv: readonly string[]) {
     else throw new Error(`unknown argument ${a}; see the header of bench/capture.ts`);
   }
   for (const rpm of out.rpms) if (!PROFILES[rpm]) throw new Error(`--rpm takes ${Object.keys(PROFILES).join(', ')}; got ${rpm}`);
+  if (!Number.isInteger(out.firstRun) || out.firstRun < 1) throw new Error(`--first-run takes a whole number from 1; got ${out.firstRun}`);
   if (!Number.isInteger(out.hotEvents) || out.hotEvents < 0) throw new Error(`--hot-events takes a whole number; got ${out.hotEvents}`);
   if (out.sweepEverySec !== undefined && ![5, 10, 15, 20, 30, 60].includes(out.sweepEverySec))
     throw new Error(`--sweep-every takes 5, 10, 15, 20, 30 or 60 (seconds dividing a minute); got ${out.sweepEverySec}`);
@@ -398,7 +402,7 @@ async function main(): Promise<void> {
   );
   const results: RunResult[] = [];
   for (const rpm of options.rpms) {
-    for (let run = 1; run <= options.runs; run++) {
+    for (let run = options.firstRun; run < options.firstRun + options.runs; run++) {
       log(`capture at ${rpm} rpm, run ${run}…`);
       const r = await captureRun(rpm, run, options);
       results.push(r);
