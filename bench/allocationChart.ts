@@ -3,12 +3,15 @@
  * the bench's reference world (600 markets, Zipf rates, the busiest every 2 s) at 600 requests a
  * minute (9.4 book fetches a second, as bench/capture.ts measured): the sweep's allocation
  * (allocateBooks, with each market's evidence at its true rate), round-robin, and the best
- * allocation for Fv with known rates. Run: npx tsx bench/allocationChart.ts
+ * allocation for Fv with known rates. It also prints, for that world and the 60-market one of the
+ * capture's 60-rpm profile (0.87 book fetches a second), F and Fv of the sweep's division against
+ * Fv's alone with the floors raised: what F costs in Fv each way, the rates known and the fetches
+ * evenly spaced. Run: npx tsx bench/allocationChart.ts
  */
 import { writeFileSync } from 'node:fs';
 
-import { allocateBooks, type BookCandidate } from '../src/sync/bookSchedule.js';
-import { allocateFetchRates, weightedFreshness } from '../src/sync/fetchAllocation.js';
+import { allocateBooks, type BookCandidate, EVEN_FLOOR_SHARE, F_WEIGHT } from '../src/sync/bookSchedule.js';
+import { allocateFetchRates, freshShare, weightedFreshness } from '../src/sync/fetchAllocation.js';
 
 const N = 600;
 const FETCHES_PER_SEC = 9.4;
@@ -56,10 +59,11 @@ const ticks = [
   ),
 ];
 const fv = (fs: Float64Array) => weightedFreshness(rates, fs).toFixed(3);
+const f = (fs: Float64Array) => freshness(rates, fs).toFixed(3);
 const legend = [
-  ['#d62728', `the sweep (allocateBooks): Fv ${fv(sweep.allocation.fetchesPerSec)}`],
-  ['#1f77b4', `best for Fv, rates known: Fv ${fv(best)}`],
-  ['#7f7f7f', `round-robin: Fv ${fv(even)}`],
+  ['#d62728', `the sweep (allocateBooks): Fv ${fv(sweep.allocation.fetchesPerSec)}, F ${f(sweep.allocation.fetchesPerSec)}`],
+  ['#1f77b4', `best for Fv, rates known: Fv ${fv(best)}, F ${f(best)}`],
+  ['#7f7f7f', `round-robin: Fv ${fv(even)}, F ${f(even)}`],
 ].map(
   ([colour, label], i) =>
     `<rect x="${L + 12}" y="${28 + i * 18}" width="14" height="4" fill="${colour}"/><text x="${L + 32}" y="${34 + i * 18}">${label}</text>`,
@@ -79,3 +83,34 @@ writeFileSync(new URL('../docs/allocation.svg', import.meta.url), svg);
 console.log(
   `docs/allocation.svg: 600 markets, ${FETCHES_PER_SEC} fetches/s; Fv sweep ${fv(sweep.allocation.fetchesPerSec)}, best ${fv(best)}, round-robin ${fv(even)}`,
 );
+
+/** F: every market's fresh share alike. */
+function freshness(rs: Float64Array, fs: Float64Array): number {
+  let sum = 0;
+  for (let i = 0; i < rs.length; i++) sum += freshShare(rs[i]!, fs[i]!);
+  return sum / rs.length;
+}
+
+// What F costs in Fv: the F weight against floors raised, for each world.
+for (const [n, perSec] of [
+  [60, 0.87],
+  [N, FETCHES_PER_SEC],
+] as const) {
+  const rs = Float64Array.from({ length: n }, (_, i) => 0.5 / (i + 1));
+  const floors = (share: number) => new Float64Array(n).fill((share * perSec) / n);
+  const meanRate = rs.reduce((a, b) => a + b, 0) / n;
+  const rows: [string, Float64Array][] = [
+    [
+      `Fv alone, floors ${EVEN_FLOOR_SHARE} of an even share`,
+      allocateFetchRates(rs, floors(EVEN_FLOOR_SHARE), Infinity, perSec).fetchesPerSec,
+    ],
+    ['Fv alone, floors 0.8', allocateFetchRates(rs, floors(0.8), Infinity, perSec).fetchesPerSec],
+    [
+      `F weighed ${F_WEIGHT}, floors ${EVEN_FLOOR_SHARE}`,
+      allocateFetchRates(rs, floors(EVEN_FLOOR_SHARE), Infinity, perSec, F_WEIGHT * meanRate).fetchesPerSec,
+    ],
+    ['round-robin', floors(1)],
+  ];
+  console.log(`${n} markets, ${perSec} fetches/s:`);
+  for (const [label, fs] of rows) console.log(`  ${label}: F ${freshness(rs, fs).toFixed(4)}, Fv ${weightedFreshness(rs, fs).toFixed(4)}`);
+}

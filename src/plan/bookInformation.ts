@@ -83,7 +83,7 @@ function allFetches(e: BookCandidate): BookCandidate {
 
 /**
  * Predicts the sweep's capture at `fetchesPerSec` from the same allocation the sweep makes
- * (allocateBooks: estimated rates, floors, fetches in proportion to the rates) of the fetches the
+ * (allocateBooks: estimated rates, floors, fetches by the rates, F weighed beside Fv) of the fetches the
  * signalled ones leave, each market's signalled fetches added to its share, taking the
  * estimated rates as true and each market's fetches as spaced as unevenly as the database's
  * evidence shows them (the fitted interval shape), not evenly. The spacing is fitted on all the

@@ -13,8 +13,10 @@ import { tradeWorthFetching } from './tradeWorthFetching.js';
  *    markets are not starved.
  * 3. The rest of the budget goes where the expected information per request, weighted by
  *    activity, is highest: the objective is Fv (fetchAllocation.ts), whose best division gives
- *    each market fetches in proportion to its change rate, estimated from its own fetches
- *    (changeRate.ts) from a prior set by its fills in the trade feed, or its traded volume.
+ *    each market fetches in proportion to its change rate, with F beside it at a fixed weight
+ *    (F_WEIGHT), which gives the quiet markets more. The rates are estimated from each market's
+ *    own fetches (changeRate.ts) from a prior set by its fills in the trade feed, or its traded
+ *    volume.
  * The fetches of the coming sweep are then laid out in time: each market at its last fetch plus
  * its interval 1/f, then every 1/f, in slots at the expected rate (scheduleBooks); the sweep sends
  * them in that order, so a market whose interval is shorter than the sweep's period is fetched
@@ -72,6 +74,17 @@ export interface BookSchedule {
  */
 export const EVEN_FLOOR_SHARE = 0.5;
 
+/**
+ * Weight of F beside Fv in the allocation's objective, Fv + F_WEIGHT·F: each market weighted by
+ * its change rate plus F_WEIGHT times the mean rate (allocateFetchRates). A fetch is worth most
+ * to F on a book that changes about twice between its fetches, and to Fv on the busiest. With Fv
+ * alone F measured 0.94–1.06× round-robin's at 60 requests a minute, with half F 1.01–1.05×, Fv
+ * within its spread (bench/README.md, "F weighed beside Fv"). With the rates known it costs
+ * about half the Fv a point of F that raising the floors did at 60, a twentieth at 600
+ * (bench/allocationChart.ts).
+ */
+export const F_WEIGHT = 0.5;
+
 /** Change rates, floors and fetch rates of the candidates: the allocation `plan` and the sweep share. Pure. */
 export function allocateBooks(
   candidates: readonly BookCandidate[],
@@ -94,7 +107,16 @@ export function allocateBooks(
   }
   // A book is not fetched twice within one batch: its answers are written together, the later only.
   const ceilingPerSec = options.fetchesPerSec / (options.batchSize ?? 16);
-  const allocation = allocateFetchRates(ratesPerSec, floorsPerSec, Math.max(ceilingPerSec, floorPerSec), options.fetchesPerSec);
+  let rateSum = 0;
+  for (let i = 0; i < n; i++) rateSum += ratesPerSec[i]!;
+  const fWeightPerSec = n === 0 ? 0 : (F_WEIGHT * rateSum) / n;
+  const allocation = allocateFetchRates(
+    ratesPerSec,
+    floorsPerSec,
+    Math.max(ceilingPerSec, floorPerSec),
+    options.fetchesPerSec,
+    fWeightPerSec,
+  );
   return { ratesPerSec, floorsPerSec, allocation };
 }
 

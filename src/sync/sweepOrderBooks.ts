@@ -122,7 +122,7 @@ function endSignal(atMs: number): { signal?: AbortSignal; dispose: () => void } 
  * The market ids a sweep fetches, in order. Without a deadline (a one-off `sync`), every open
  * market once in priority order (selectOrderBookTargets). With one, the schedule of bookSchedule.ts
  * to `untilMs` (the plan's end): listed movers first, every book within the max age, the rest of
- * the budget in proportion to each book's estimated change rate.
+ * the budget by each book's estimated change rate (in proportion, F weighed beside Fv).
  */
 async function sweepTargets(ctx: SyncContext, options: SweepOptions, untilMs: number): Promise<SweepPlan> {
   const maxAgeSec = options.maxAgeSec ?? 3600;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { Rng } from '../../src/simulator/world/prng.js';
-import { allocateBooks, type BookCandidate, scheduleBooks } from '../../src/sync/bookSchedule.js';
+import { allocateBooks, type BookCandidate, F_WEIGHT, scheduleBooks } from '../../src/sync/bookSchedule.js';
 import { estimateChangeRate, type FetchEvidence, priorRates } from '../../src/sync/changeRate.js';
 import { allocateFetchRates, freshShare, weightedFreshness } from '../../src/sync/fetchAllocation.js';
 import { NO_EVIDENCE } from '../helpers/domainFixtures.js';
@@ -137,7 +137,7 @@ describe('allocateFetchRates', () => {
     expect(fetchesPerSec[1]! / fetchesPerSec[2]!).toBeCloseTo(5, 6);
   });
 
-  it('spends the whole rate to a ten-thousandth over seeded worlds, a floor above the ceiling kept', () => {
+  it('spends the whole rate to a ten-thousandth over seeded worlds, every market between its bounds at one marginal value', () => {
     const rng = Rng.seeded(17);
     for (let world = 0; world < 50; world++) {
       const n = 1 + Math.floor(rng.next() * 300);
@@ -149,12 +149,58 @@ describe('allocateFetchRates', () => {
       // What the markets take at the most: a market that never changes keeps its floor.
       const most = floors.reduce((a, f, i) => a + (rates[i]! > 0 ? Math.max(f, ceiling) : f), 0);
       const total = floorSum + rng.next() * (most - floorSum) * 0.99;
-      const { fetchesPerSec, fetchesPerChange } = allocateFetchRates(rates, floors, ceiling, total);
+      // Half the worlds weigh F too.
+      const weight = world % 2 === 0 ? 0 : rng.next() * 0.05;
+      const { fetchesPerSec, marginalValue } = allocateFetchRates(rates, floors, ceiling, total, weight);
       expect(Math.abs(fetchesPerSec.reduce((a, b) => a + b, 0) - total)).toBeLessThanOrEqual(1e-4 * total);
-      const unclamped = Array.from(fetchesPerSec).filter(
-        (f, i) => f !== Math.max(floors[i]!, Math.min(ceiling, fetchesPerChange * rates[i]!)) || f < floors[i]!,
-      );
-      expect(unclamped).toEqual([]);
+      const off = Array.from(fetchesPerSec).filter((f, i) => {
+        if (f < floors[i]! || f > Math.max(floors[i]!, ceiling)) return true;
+        if (f === floors[i]! || f === ceiling) return false;
+        return Math.abs(((rates[i]! + weight) / rates[i]!) * gain(rates[i]! / f) - marginalValue) > 1e-6 * marginalValue;
+      });
+      expect(off).toEqual([]);
+    }
+  });
+
+  it('gives fetches in proportion to the change rates without a weight on F, more a change to the quiet markets with one', () => {
+    const rates = Float64Array.from({ length: 43 }, (_, i) => 0.5 / (i + 1));
+    const floors = new Float64Array(43);
+    const plain = allocateFetchRates(rates, floors, Infinity, 0.9).fetchesPerSec;
+    for (let i = 1; i < 43; i++) expect(plain[i]! / rates[i]!).toBeCloseTo(plain[0]! / rates[0]!, 6);
+    const weighted = allocateFetchRates(rates, floors, Infinity, 0.9, 0.5 * mean(rates)).fetchesPerSec;
+    for (let i = 1; i < 43; i++) expect(weighted[i]! / rates[i]!).toBeGreaterThan(weighted[i - 1]! / rates[i - 1]!);
+  });
+
+  it('maximises Σ (λ + c)·G: no fetch moved between two markets raises it', () => {
+    const rates = Float64Array.from({ length: 43 }, (_, i) => 0.5 / (i + 1));
+    const floors = new Float64Array(43).fill(0.005);
+    const weight = 0.5 * mean(rates);
+    const { fetchesPerSec } = allocateFetchRates(rates, floors, 0.2, 0.9, weight);
+    const objective = (f: Float64Array) => f.reduce((a, fi, i) => a + (rates[i]! + weight) * freshShare(rates[i]!, fi), 0);
+    const at = objective(fetchesPerSec);
+    for (let from = 0; from < 43; from++)
+      for (let to = 0; to < 43; to++) {
+        const moved = Float64Array.from(fetchesPerSec);
+        const delta = Math.min(1e-3, moved[from]! - floors[from]!, 0.2 - moved[to]!);
+        if (from === to || delta <= 0) continue;
+        moved[from]! -= delta;
+        moved[to]! += delta;
+        expect(objective(moved)).toBeLessThanOrEqual(at + 1e-9);
+      }
+  });
+
+  it('buys F with a weight on it for a little Fv (Zipf rates, the capture bench at 60 and 600 requests a minute)', () => {
+    for (const [n, total] of [
+      [43, 0.9],
+      [600, 9],
+    ] as const) {
+      const rates = Float64Array.from({ length: n }, (_, i) => 0.5 / (i + 1));
+      const floors = new Float64Array(n).fill((0.5 * total) / n);
+      const plain = allocateFetchRates(rates, floors, Infinity, total).fetchesPerSec;
+      const weighted = allocateFetchRates(rates, floors, Infinity, total, 0.5 * mean(rates)).fetchesPerSec;
+      expect(freshness(rates, weighted)).toBeGreaterThan(freshness(rates, plain));
+      expect(weightedFreshness(rates, weighted)).toBeLessThan(weightedFreshness(rates, plain));
+      expect(weightedFreshness(rates, weighted)).toBeGreaterThan(0.95 * weightedFreshness(rates, plain));
     }
   });
 
@@ -252,6 +298,23 @@ describe('scheduleBooks', () => {
     }
   });
 
+  it('weighs F beside Fv: every market weighted by its estimated rate and F_WEIGHT times their mean', () => {
+    const rng = Rng.seeded(23);
+    const cs = Array.from({ length: 60 }, (_, i) => {
+      const rate = 0.5 / (i + 1);
+      return candidate(`m${i}`, { volumePerSec: rate, ...evidence(rng, rate, 20, 60) });
+    });
+    const { ratesPerSec, floorsPerSec, allocation } = allocateBooks(cs, options);
+    const ceiling = options.fetchesPerSec / options.batchSize;
+    const meanRate = mean(ratesPerSec);
+    expect(allocation.fetchesPerSec).toEqual(
+      allocateFetchRates(ratesPerSec, floorsPerSec, ceiling, options.fetchesPerSec, F_WEIGHT * meanRate).fetchesPerSec,
+    );
+    expect(allocation.fetchesPerSec).not.toEqual(
+      allocateFetchRates(ratesPerSec, floorsPerSec, ceiling, options.fetchesPerSec).fetchesPerSec,
+    );
+  });
+
   it('keeps a busy book at its rate while a backlog of overdue quiet books drains', () => {
     const rng = Rng.seeded(5);
     // 300 quiet books fetched together about a period ago, all due again now (as after a start),
@@ -294,3 +357,17 @@ describe('scheduleBooks', () => {
     expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
   });
 });
+
+/** h(x) = 1 − (1 + x)e^(−x): a further fetch's gain in fresh share, times λ, at x = λ/f. */
+function gain(x: number): number {
+  return -Math.expm1(-x) - x * Math.exp(-x);
+}
+
+function mean(xs: Float64Array): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+/** F: the mean fresh share. */
+function freshness(rates: Float64Array, fetchesPerSec: Float64Array): number {
+  return rates.reduce((a, r, i) => a + freshShare(r, fetchesPerSec[i]!), 0) / rates.length;
+}
