@@ -27,6 +27,8 @@ interface Arrived<T, R> {
   item: T;
   result: R;
   at: Date;
+  /** The item's place in the list fetched. */
+  position: number;
 }
 
 interface Fetched<T, R> {
@@ -55,10 +57,10 @@ export async function fetchInBatches<T, R>(
     const batch = items.slice(from, from + options.batchSize);
     const fetched: Fetched<T, R> = { results: [], failure: undefined };
     await Promise.all(
-      batch.map(async (item) => {
+      batch.map(async (item, k) => {
         try {
           const result = await fetch(item);
-          fetched.results.push({ item, result, at: options.now() });
+          fetched.results.push({ item, result, at: options.now(), position: from + k });
         } catch (error) {
           if (error instanceof ApiNotFoundError) options.onNotFound?.(item);
           else if (!isAbortOf(error, options.signal) && options.skipFailed?.(item, error) !== true) fetched.failure ??= error;
@@ -80,15 +82,22 @@ export async function fetchInBatches<T, R>(
   }
 }
 
-/** Answers (in arrival order) in groups spanning at most ARRIVAL_GROUP_MS, each stamped with its last arrival. Pure. */
+/**
+ * Answers (in arrival order) in groups spanning at most ARRIVAL_GROUP_MS, each stamped with its
+ * last arrival. Within a group they keep the order of the items fetched, not of their arrival: the
+ * same answers write the same rows, their ids too, whatever order the network brought them in. Pure.
+ */
 export function byArrival<T, R>(arrived: readonly Arrived<T, R>[]): { results: { item: T; result: R }[]; observedAt: Date }[] {
-  const groups: { results: { item: T; result: R }[]; observedAt: Date; startMs: number }[] = [];
-  for (const { item, result, at } of arrived) {
+  const groups: { arrived: Arrived<T, R>[]; observedAt: Date; startMs: number }[] = [];
+  for (const answer of arrived) {
     const last = groups.at(-1);
-    if (last && at.getTime() - last.startMs <= ARRIVAL_GROUP_MS) {
-      last.results.push({ item, result });
-      if (at > last.observedAt) last.observedAt = at;
-    } else groups.push({ results: [{ item, result }], observedAt: at, startMs: at.getTime() });
+    if (last && answer.at.getTime() - last.startMs <= ARRIVAL_GROUP_MS) {
+      last.arrived.push(answer);
+      if (answer.at > last.observedAt) last.observedAt = answer.at;
+    } else groups.push({ arrived: [answer], observedAt: answer.at, startMs: answer.at.getTime() });
   }
-  return groups.map(({ results, observedAt }) => ({ results, observedAt }));
+  return groups.map(({ arrived: group, observedAt }) => ({
+    results: group.sort((a, b) => a.position - b.position).map(({ item, result }) => ({ item, result })),
+    observedAt,
+  }));
 }

@@ -35,15 +35,33 @@ describe('fetchInBatches', () => {
   it('groups answers by arrival, each group stamped no earlier than any of its answers', () => {
     const at = (ms: number) => new Date(ms);
     const groups = byArrival([
-      { item: 'a', result: 1, at: at(0) },
-      { item: 'b', result: 2, at: at(ARRIVAL_GROUP_MS) },
-      { item: 'c', result: 3, at: at(ARRIVAL_GROUP_MS + 1) },
+      { item: 'a', result: 1, at: at(0), position: 0 },
+      { item: 'b', result: 2, at: at(ARRIVAL_GROUP_MS), position: 1 },
+      { item: 'c', result: 3, at: at(ARRIVAL_GROUP_MS + 1), position: 2 },
       // A clock stepped back: still in the group, which keeps its later stamp.
-      { item: 'd', result: 4, at: at(ARRIVAL_GROUP_MS) },
+      { item: 'd', result: 4, at: at(ARRIVAL_GROUP_MS), position: 3 },
     ]);
     expect(groups.map((g) => [g.results.map((r) => r.item), g.observedAt.getTime()])).toEqual([
       [['a', 'b'], ARRIVAL_GROUP_MS],
       [['c', 'd'], ARRIVAL_GROUP_MS + 1],
     ]);
+  });
+
+  it('writes a group of answers in the order of the items, whatever order they arrived in', async () => {
+    const answer = new Map<string, (value: string) => void>();
+    const writes: string[][] = [];
+    const run = fetchInBatches(
+      ['first', 'second', 'third'],
+      (item) => new Promise<string>((resolve) => answer.set(item, resolve)),
+      async (results) => void writes.push(results.map((r) => r.item)),
+      { batchSize: 3, now: () => new Date(0) },
+    );
+    await setImmediate();
+    for (const item of ['third', 'first', 'second']) {
+      answer.get(item)!(item);
+      await setImmediate();
+    }
+    await run;
+    expect(writes).toEqual([['first', 'second', 'third']]);
   });
 });
